@@ -1,0 +1,75 @@
+// Builds the Fastify app: cross-cutting hooks once (validation, errors, auth, rate limits, OpenAPI),
+// then each feature as a plugin with its own routes.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.js';
+import { AccountService } from './accounts/service.js';
+import { accountRoutes } from './accounts/routes.js';
+import { isReachable, type Storage } from './core/db/database.js';
+import { registerErrorHandling } from './core/error-handler.js';
+import { newId } from './core/ids.js';
+import { loggerOptions } from './core/logging.js';
+import { registerOpenApi } from './core/openapi.js';
+import { limiterFactory } from './core/rate-limit.js';
+import { registerRequestGuard } from './core/request-guard.js';
+import { systemRoutes } from './core/system-routes.js';
+import { describeValidationError, validatorCompiler } from './core/validation.js';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppServices {
+  accounts: AccountService;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: AppServices;
+}
+
+export interface BuildOptions {
+  config: Config;
+  storage: Storage;
+  logStream?: DestinationStream;
+}
+
+export async function buildApp({ config, storage, logStream }: BuildOptions): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, logStream),
+    genReqId: () => newId('req'),
+    bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+    schemaErrorFormatter: describeValidationError,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+
+  // JSON only: text/plain on a JSON endpoint is a 415, and an empty JSON body (some clients send the
+  // header on DELETE) is no body rather than an error.
+  app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // Routes registered by third-party plugins (the docs page) are open.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, access: { kind: 'open', limit: 'system' } };
+  });
+
+  const limiters = limiterFactory(storage.pgPool);
+  const loginFailures = await limiters.create({ keyPrefix: 'login_failures', points: config.loginMaxFailures, durationSeconds: config.loginFailureWindowSeconds });
+  const accounts = new AccountService(storage.db, config, loginFailures, app.log);
+
+  await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
+  await registerOpenApi(app);
+  await app.register(systemRoutes(() => isReachable(storage.db)));
+  await app.register(accountRoutes(accounts));
+
+  return { app, services: { accounts } };
+}

@@ -1,0 +1,38 @@
+// `paddock serve`: migrate, build the app, create the first account on an empty database, listen,
+// and drain on SIGTERM/SIGINT.
+import { buildApp } from '../app.js';
+import { databaseFile, type Config } from '../config.js';
+import { openStorage } from '../core/db/database.js';
+import { migrateToLatest } from '../core/db/migrate.js';
+
+const BOOTSTRAP_EMAIL = 'admin@paddock.local';
+
+export async function serve(config: Config): Promise<void> {
+  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
+  await migrateToLatest(storage.db);
+  const { app, services } = await buildApp({ config, storage });
+
+  if (config.bootstrap && (await services.accounts.countAccounts()) === 0) {
+    const password = (await import('node:crypto')).randomBytes(12).toString('base64url');
+    const { api_key } = await services.accounts.signup({ email: BOOTSTRAP_EMAIL, password, name: 'Admin' }, config.bootstrapPlan);
+    process.stdout.write(`first account: ${BOOTSTRAP_EMAIL} (password ${password}, plan ${config.bootstrapPlan})\nAPI key: ${api_key}\n`);
+  }
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  process.stdout.write(`listening on http://${host}:${port}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'draining');
+    await app.close();
+    await storage.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,80 @@
+// Every setting Paddock reads, from flags and environment, validated once at start.
+import path from 'node:path';
+
+export type Plan = 'free' | 'pro' | 'team' | 'enterprise';
+export type RuntimeChoice = 'gvisor' | 'runc' | 'auto';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  logLevel: string;
+  runtime: RuntimeChoice;
+  /** Requests per minute per account, by plan. */
+  rateLimitPerMinute: Record<Plan, number>;
+  /** Requests per minute per client IP on open endpoints (signup, login, pricing). */
+  openRateLimitPerMinute: number;
+  /** Requests per minute per client IP on agent card discovery. */
+  discoveryRateLimitPerMinute: number;
+  /** Failed logins allowed per email within `loginFailureWindowSeconds` before 429. */
+  loginMaxFailures: number;
+  loginFailureWindowSeconds: number;
+  sessionTtlSeconds: number;
+  /** Plan given to the first account `serve` creates on an empty database. */
+  bootstrapPlan: Plan;
+  bootstrap: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+const PLANS: Plan[] = ['free', 'pro', 'team', 'enterprise'];
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+/** `flags` are CLI options (`--port` → `port`); they win over `env`. */
+export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return {
+    host: flags.host ?? env.PADDOCK_HOST ?? '127.0.0.1',
+    port: integer('port (--port / PADDOCK_PORT)', flags.port ?? env.PADDOCK_PORT, 8080, 0, 65535),
+    dataDir: path.resolve(flags.data ?? env.PADDOCK_DATA ?? './data'),
+    databaseUrl,
+    logLevel: oneOf('PADDOCK_LOG_LEVEL', env.PADDOCK_LOG_LEVEL, ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    runtime: oneOf('PADDOCK_RUNTIME', env.PADDOCK_RUNTIME, ['gvisor', 'runc', 'auto'] as const, 'auto'),
+    rateLimitPerMinute: {
+      free: integer('PADDOCK_RATE_LIMIT_FREE', env.PADDOCK_RATE_LIMIT_FREE, 60, 1, 1_000_000),
+      pro: integer('PADDOCK_RATE_LIMIT_PRO', env.PADDOCK_RATE_LIMIT_PRO, 300, 1, 1_000_000),
+      team: integer('PADDOCK_RATE_LIMIT_TEAM', env.PADDOCK_RATE_LIMIT_TEAM, 1000, 1, 1_000_000),
+      enterprise: integer('PADDOCK_RATE_LIMIT_ENTERPRISE', env.PADDOCK_RATE_LIMIT_ENTERPRISE, 5000, 1, 100_000_000),
+    },
+    openRateLimitPerMinute: integer('PADDOCK_RATE_LIMIT_OPEN', env.PADDOCK_RATE_LIMIT_OPEN, 100, 1, 1_000_000),
+    discoveryRateLimitPerMinute: integer('PADDOCK_RATE_LIMIT_DISCOVERY', env.PADDOCK_RATE_LIMIT_DISCOVERY, 100, 1, 1_000_000),
+    loginMaxFailures: integer('PADDOCK_LOGIN_MAX_FAILURES', env.PADDOCK_LOGIN_MAX_FAILURES, 5, 1, 1000),
+    loginFailureWindowSeconds: integer('PADDOCK_LOGIN_FAILURE_WINDOW_SECONDS', env.PADDOCK_LOGIN_FAILURE_WINDOW_SECONDS, 900, 1, 86_400),
+    sessionTtlSeconds: integer('PADDOCK_SESSION_TTL_SECONDS', env.PADDOCK_SESSION_TTL_SECONDS, 7 * 86_400, 60, 90 * 86_400),
+    bootstrapPlan: oneOf('PADDOCK_BOOTSTRAP_PLAN', env.PADDOCK_BOOTSTRAP_PLAN, PLANS, 'enterprise'),
+    bootstrap: (flags.bootstrap ?? env.PADDOCK_BOOTSTRAP ?? '1') !== '0',
+  };
+}
+
+export function databaseFile(config: Config): string {
+  return path.join(config.dataDir, 'paddock.db');
+}

@@ -1,0 +1,40 @@
+// Row types of every table, as Kysely sees them. Timestamps are ISO strings, booleans 0/1 integers,
+// JSON documents text: the one representation both SQLite and PostgreSQL store the same way.
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  email_normalized: string;
+  name: string | null;
+  password_hash: string;
+  plan: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  scope: string;
+  display_prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface DashboardSessionsTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  dashboard_sessions: DashboardSessionsTable;
+}

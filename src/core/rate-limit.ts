@@ -1,0 +1,85 @@
+// Fixed-window request limits (rate-limiter-flexible). In memory for a single process on SQLite; in a
+// PostgreSQL table when DATABASE_URL is set, so every server process sharing the database shares the
+// counts. If that store fails, an in-memory limiter keeps answering rather than failing requests.
+import type pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+export interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch seconds at which the current window ends. */
+  resetAt: number;
+  retryAfterSeconds: number;
+}
+
+export class Limiter {
+  constructor(
+    private readonly limiter: RateLimiterAbstract,
+    readonly points: number,
+  ) {}
+
+  private decision(res: RateLimiterRes, allowed: boolean): RateDecision {
+    return {
+      allowed,
+      limit: this.points,
+      remaining: Math.max(0, res.remainingPoints),
+      resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    };
+  }
+
+  async consume(key: string): Promise<RateDecision> {
+    try {
+      return this.decision(await this.limiter.consume(key), true);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return this.decision(rejection, false);
+      throw rejection;
+    }
+  }
+
+  /** How many points `key` has used in the current window, without consuming one. */
+  async used(key: string): Promise<{ consumed: number; retryAfterSeconds: number }> {
+    const res = await this.limiter.get(key);
+    if (!res) return { consumed: 0, retryAfterSeconds: 0 };
+    return { consumed: res.consumedPoints, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.limiter.delete(key);
+  }
+}
+
+export interface LimiterFactory {
+  create(options: LimiterOptions): Promise<Limiter>;
+}
+
+const TABLE = 'paddock_rate_limits';
+
+export function limiterFactory(pgPool: pg.Pool | null): LimiterFactory {
+  // Limiters sharing one PostgreSQL table must not create it concurrently.
+  let tableReady: Promise<unknown> = Promise.resolve();
+  return {
+    async create({ keyPrefix, points, durationSeconds }) {
+      const memory = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+      if (!pgPool) return new Limiter(memory, points);
+      const created = tableReady.then(
+        () =>
+          new Promise<RateLimiterAbstract>((resolve, reject) => {
+            const limiter: RateLimiterAbstract = new RateLimiterPostgres(
+              { storeClient: pgPool, tableName: TABLE, keyPrefix, points, duration: durationSeconds, insuranceLimiter: memory },
+              (err?: Error) => (err ? reject(err) : resolve(limiter)),
+            );
+          }),
+      );
+      tableReady = created.catch(() => undefined);
+      return new Limiter(await created, points);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The hook every request passes: who is calling (bearer credential), how fast (rate limit headers on
+// every response), and whether the route's area is within the credential's scope. Routes only declare
+// `config.access`; a route that declares nothing needs a full-scope credential.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { scopeAllows, type OpenLimit, type Principal, type RouteAccess } from './access.js';
+import { Forbidden, TooManyRequests, Unauthorized } from './errors.js';
+import type { Limiter, LimiterFactory } from './rate-limit.js';
+import './fastify-types.js';
+
+const DEFAULT_ACCESS: RouteAccess = { kind: 'key', area: 'account' };
+const SYSTEM_LIMIT_PER_MINUTE = 1200;
+
+export interface RequestGuardOptions {
+  config: Config;
+  limiters: LimiterFactory;
+  authenticate(credential: string): Promise<Principal | null>;
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+export async function registerRequestGuard(app: FastifyInstance, options: RequestGuardOptions): Promise<void> {
+  const { config } = options;
+  const perPlan = {
+    free: await options.limiters.create({ keyPrefix: 'plan_free', points: config.rateLimitPerMinute.free, durationSeconds: 60 }),
+    pro: await options.limiters.create({ keyPrefix: 'plan_pro', points: config.rateLimitPerMinute.pro, durationSeconds: 60 }),
+    team: await options.limiters.create({ keyPrefix: 'plan_team', points: config.rateLimitPerMinute.team, durationSeconds: 60 }),
+    enterprise: await options.limiters.create({ keyPrefix: 'plan_enterprise', points: config.rateLimitPerMinute.enterprise, durationSeconds: 60 }),
+  };
+  const perIp: Record<OpenLimit, Limiter> = {
+    open: await options.limiters.create({ keyPrefix: 'ip_open', points: config.openRateLimitPerMinute, durationSeconds: 60 }),
+    discovery: await options.limiters.create({ keyPrefix: 'ip_discovery', points: config.discoveryRateLimitPerMinute, durationSeconds: 60 }),
+    system: await options.limiters.create({ keyPrefix: 'ip_system', points: SYSTEM_LIMIT_PER_MINUTE, durationSeconds: 60 }),
+  };
+
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config?.access ?? (request.is404 ? ({ kind: 'open', limit: 'system' } as const) : DEFAULT_ACCESS);
+    const credential = access.kind === 'key' ? bearer(request) : null;
+    const principal = credential ? await options.authenticate(credential) : null;
+
+    // Unauthenticated calls to protected routes count against the caller's IP, which bounds key guessing.
+    const decision = principal
+      ? await perPlan[principal.plan].consume(principal.accountId)
+      : await perIp[access.kind === 'open' ? access.limit : 'open'].consume(request.ip);
+    reply.header('x-ratelimit-limit', decision.limit);
+    reply.header('x-ratelimit-remaining', decision.remaining);
+    reply.header('x-ratelimit-reset', decision.resetAt);
+    if (!decision.allowed) throw new TooManyRequests(`rate limit of ${decision.limit} requests per minute exceeded`, decision.retryAfterSeconds);
+
+    if (access.kind === 'open') return;
+    if (!credential) throw new Unauthorized('missing API key: send Authorization: Bearer <API_KEY>');
+    if (!principal) throw new Unauthorized('invalid, expired or revoked API key');
+    if (!scopeAllows(principal.scope, access.area, request.method)) {
+      throw new Forbidden(`this ${principal.scope}-scope key cannot ${request.method} ${access.area} endpoints`);
+    }
+    request.principal = principal;
+  });
+}

@@ -1,0 +1,55 @@
+// Request validation: bodies are checked strictly (no type coercion, unknown fields rejected), while
+// querystrings and path params coerce "20" to 20 as every HTTP client expects. Error messages name the
+// offending field as `body.email`, `query.limit`.
+import AjvModule, { type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
+
+const Ajv = AjvModule.default ?? AjvModule;
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+function makeAjv(coerceTypes: boolean | 'array') {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const strictAjv = makeAjv(false);
+const coercingAjv = makeAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema);
+
+function fieldPath(dataVar: string, error: FastifySchemaValidationError): string {
+  const part = dataVar === 'querystring' ? 'query' : dataVar;
+  const segments = error.instancePath.split('/').filter(Boolean);
+  return [part, ...segments].join('.');
+}
+
+export function describeValidationError(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const error = errors[0] as ErrorObject;
+  const at = fieldPath(dataVar, error);
+  const params = error.params as Record<string, unknown>;
+  let message: string;
+  switch (error.keyword) {
+    case 'required':
+      message = `${at}.${params.missingProperty} is required`;
+      break;
+    case 'additionalProperties':
+      message = `${at}.${params.additionalProperty} is not a known field`;
+      break;
+    case 'enum':
+      message = `${at} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+      break;
+    case 'type':
+      message = `${at} must be ${params.type === 'object' ? 'an object' : params.type === 'array' ? 'an array' : `a ${params.type}`}`;
+      break;
+    default:
+      message = `${at} ${error.message}`;
+  }
+  const result = new Error(message) as Error & { statusCode: number; code: string; validation: unknown };
+  result.statusCode = 400;
+  result.code = 'invalid_input';
+  result.validation = errors;
+  return result;
+}

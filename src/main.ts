@@ -1,0 +1,55 @@
+// The `paddock` command line.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { doctor } from './cli/doctor.js';
+import { migrate } from './cli/migrate.js';
+import { serve } from './cli/serve.js';
+
+const USAGE = `usage: paddock <command> [options]
+
+commands:
+  serve      run the service (--host, --port, --data)
+  doctor     check system dependencies and print how to fix what is missing
+  migrate    apply database migrations (serve also does this at start)
+  templates  build [names...] | import NAME ARCHIVE | list
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (!command || values.help || command === 'help') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const config = loadConfig(process.env, { host: values.host, port: values.port, data: values.data });
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return -1;
+    case 'doctor':
+      return doctor(config);
+    case 'migrate':
+      return migrate(config);
+    case 'templates': {
+      const { templatesCommand } = await import('./cli/templates.js');
+      return templatesCommand(positionals, config);
+    }
+    default:
+      process.stderr.write(`unknown command "${command}"\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    process.stderr.write(error instanceof ConfigError ? `configuration error: ${error.message}\n` : `${error?.stack ?? error}\n`);
+    process.exit(1);
+  },
+);

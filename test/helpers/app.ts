@@ -1,0 +1,122 @@
+// Starts the real Paddock app on a random port against a real backend and gives tests an HTTP client.
+// Every credential the client sees (signup keys, created keys, login tokens, passwords sent) is
+// remembered, and `close()` fails if any of them appears in the app's log.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type AppServices } from '../../src/app.js';
+import { databaseFile, loadConfig, type Config } from '../../src/config.js';
+import { openStorage, type Storage } from '../../src/core/db/database.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { createPgDatabase, type Backend } from './backends.js';
+
+const SECRET_PATTERN = /svc_(?:sk|ds)_[A-Za-z0-9]{43}/g;
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  raw?: string | Buffer;
+  token?: string;
+  headers?: Record<string, string>;
+  contentType?: string | null;
+}
+
+export interface TestApp {
+  url: string;
+  backend: Backend;
+  config: Config;
+  storage: Storage;
+  services: AppServices;
+  logFile: string;
+  secrets: Set<string>;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>;
+  /** Signs up a new account with a unique email; returns its key and account. */
+  signup(overrides?: { email?: string; password?: string; name?: string }): Promise<{ key: string; account: any; email: string; password: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-test-'));
+  const pgDatabase = backend === 'postgres' ? await createPgDatabase() : null;
+  const config = loadConfig({
+    PADDOCK_DATA: dataDir,
+    PADDOCK_PORT: '0',
+    PADDOCK_LOG_LEVEL: 'info',
+    PADDOCK_RATE_LIMIT_FREE: '100000',
+    PADDOCK_RATE_LIMIT_OPEN: '100000',
+    PADDOCK_LOGIN_MAX_FAILURES: '1000',
+    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+    ...env,
+  });
+  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
+  await migrateToLatest(storage.db);
+  const logFile = path.join(dataDir, 'paddock.log');
+  const logStream = fs.createWriteStream(logFile);
+  const { app, services } = await buildApp({ config, storage, logStream });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const secrets = new Set<string>();
+
+  const remember = (text: string) => {
+    for (const match of text.match(SECRET_PATTERN) ?? []) secrets.add(match);
+  };
+
+  async function request<T>(method: string, route: string, options: RequestOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+    if (options.body && typeof options.body === 'object' && 'password' in options.body && typeof (options.body as any).password === 'string') {
+      const password = (options.body as any).password as string;
+      if (password.length >= 8) secrets.add(password);
+    }
+    const response = await fetch(url + route, { method, headers, body });
+    const text = await response.text();
+    remember(text);
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  return {
+    url,
+    backend,
+    config,
+    storage,
+    services,
+    logFile,
+    secrets,
+    request,
+    async signup(overrides = {}) {
+      const email = overrides.email ?? `user${++counter}-${Date.now()}@example.com`;
+      const password = overrides.password ?? `pw-${Math.random().toString(36).slice(2)}-long`;
+      const reply = await request('POST', '/signup', { body: { email, password, ...(overrides.name ? { name: overrides.name } : {}) } });
+      if (reply.status !== 201) throw new Error(`signup failed: ${reply.status} ${reply.text}`);
+      return { key: reply.body.api_key, account: reply.body.account, email, password };
+    },
+    async close() {
+      await app.close();
+      await storage.close();
+      await new Promise<void>((resolve) => logStream.end(resolve));
+      await pgDatabase?.drop();
+      const log = fs.readFileSync(logFile, 'utf8');
+      const leaked = [...secrets].filter((secret) => log.includes(secret));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (leaked.length) throw new Error(`${leaked.length} credential(s) appeared in the log`);
+    },
+  };
+}

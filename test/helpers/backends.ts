@@ -1,0 +1,39 @@
+// Storage backends every storage-touching test runs against. PostgreSQL must be running (the test
+// command starts it); a test never passes by skipping a backend.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export type Backend = 'sqlite' | 'postgres';
+export const BACKENDS: Backend[] = ['sqlite', 'postgres'];
+
+export const ADMIN_PG_URL = process.env.PADDOCK_TEST_PG_URL ?? 'postgres://paddock:paddock@127.0.0.1:5432/postgres';
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** A fresh, empty PostgreSQL database; `drop` removes it. */
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `paddock_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(ADMIN_PG_URL, name),
+    async drop() {
+      const client = new pg.Client({ connectionString: ADMIN_PG_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
