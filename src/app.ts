@@ -13,7 +13,7 @@ import { registerOpenApi } from './core/openapi.js';
 import { limiterFactory } from './core/rate-limit.js';
 import { registerRequestGuard } from './core/request-guard.js';
 import { systemRoutes } from './core/system-routes.js';
-import { describeValidationError, validatorCompiler } from './core/validation.js';
+import { buildValidator, describeValidationError } from './core/validation.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -40,8 +40,8 @@ export async function buildApp({ config, storage, logStream }: BuildOptions): Pr
     schemaErrorFormatter: describeValidationError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
-  app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
 
   // JSON only: text/plain on a JSON endpoint is a 415, and an empty JSON body (some clients send the

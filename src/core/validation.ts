@@ -8,17 +8,19 @@ import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastif
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
 
-function makeAjv(coerceTypes: boolean | 'array') {
+function makeAjv(coerceTypes: boolean | 'array', externalSchemas: Record<string, unknown>) {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema as object);
   return ajv;
 }
 
-const strictAjv = makeAjv(false);
-const coercingAjv = makeAjv('array');
-
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema);
+/** Fastify calls this once per plugin context with the shared schemas (`addSchema`) visible there. */
+export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<any> {
+  const strictAjv = makeAjv(false, externalSchemas);
+  const coercingAjv = makeAjv('array', externalSchemas);
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema);
+}
 
 function fieldPath(dataVar: string, error: FastifySchemaValidationError): string {
   const part = dataVar === 'querystring' ? 'query' : dataVar;
