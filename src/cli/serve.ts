@@ -31,6 +31,7 @@ export async function serve(config: Config): Promise<void> {
     app.log.info({ signal }, 'draining');
     await app.close();
     await storage.close();
+    (app.log as unknown as { flush?: () => void }).flush?.();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,6 +1,7 @@
 // Structured JSON logs (pino). Credentials never reach a log line: the headers that carry them are
-// redacted, and request bodies are never logged.
-import type { DestinationStream, LoggerOptions } from 'pino';
+// redacted, and request bodies are never logged. They go to stderr: stdout is for what a person reads
+// (the listening line, the first account's key).
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -19,6 +20,6 @@ export function loggerOptions(level: string, stream?: DestinationStream): Logger
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     formatters: { level: (label) => ({ level: label }) },
-    ...(stream ? { stream } : {}),
+    stream: stream ?? pino.destination({ fd: 2, sync: false }),
   };
 }

@@ -1,0 +1,47 @@
+// Runs the built `paddock` binary as a real child process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const BIN = path.resolve('bin/paddock.js');
+
+export interface Served {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function startServe(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not become ready:\n${stdout}\n${stderr}`)), timeoutMs);
+    const check = () => {
+      const match = /^listening on (http:\/\/\S+)$/m.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        resolve({ child, url: match[1], stdout: () => stdout, stderr: () => stderr, exited });
+      }
+    };
+    child.stdout!.on('data', check);
+    exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stdout}\n${stderr}`)));
+  });
+}
