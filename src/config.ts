@@ -17,6 +17,8 @@ export interface Config {
   openRateLimitPerMinute: number;
   /** Requests per minute per client IP on agent card discovery. */
   discoveryRateLimitPerMinute: number;
+  /** Requests per minute per client IP on health, readiness and docs endpoints. */
+  systemRateLimitPerMinute: number;
   /** Failed logins allowed per email within `loginFailureWindowSeconds` before 429. */
   loginMaxFailures: number;
   loginFailureWindowSeconds: number;
@@ -67,6 +69,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     },
     openRateLimitPerMinute: integer('PADDOCK_RATE_LIMIT_OPEN', env.PADDOCK_RATE_LIMIT_OPEN, 100, 1, 1_000_000),
     discoveryRateLimitPerMinute: integer('PADDOCK_RATE_LIMIT_DISCOVERY', env.PADDOCK_RATE_LIMIT_DISCOVERY, 100, 1, 1_000_000),
+    systemRateLimitPerMinute: integer('PADDOCK_RATE_LIMIT_SYSTEM', env.PADDOCK_RATE_LIMIT_SYSTEM, 1200, 1, 100_000_000),
     loginMaxFailures: integer('PADDOCK_LOGIN_MAX_FAILURES', env.PADDOCK_LOGIN_MAX_FAILURES, 5, 1, 1000),
     loginFailureWindowSeconds: integer('PADDOCK_LOGIN_FAILURE_WINDOW_SECONDS', env.PADDOCK_LOGIN_FAILURE_WINDOW_SECONDS, 900, 1, 86_400),
     sessionTtlSeconds: integer('PADDOCK_SESSION_TTL_SECONDS', env.PADDOCK_SESSION_TTL_SECONDS, 7 * 86_400, 60, 90 * 86_400),

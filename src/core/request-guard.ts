@@ -9,7 +9,6 @@ import type { Limiter, LimiterFactory } from './rate-limit.js';
 import './fastify-types.js';
 
 const DEFAULT_ACCESS: RouteAccess = { kind: 'key', area: 'account' };
-const SYSTEM_LIMIT_PER_MINUTE = 1200;
 
 export interface RequestGuardOptions {
   config: Config;
@@ -35,7 +34,7 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
   const perIp: Record<OpenLimit, Limiter> = {
     open: await options.limiters.create({ keyPrefix: 'ip_open', points: config.openRateLimitPerMinute, durationSeconds: 60 }),
     discovery: await options.limiters.create({ keyPrefix: 'ip_discovery', points: config.discoveryRateLimitPerMinute, durationSeconds: 60 }),
-    system: await options.limiters.create({ keyPrefix: 'ip_system', points: SYSTEM_LIMIT_PER_MINUTE, durationSeconds: 60 }),
+    system: await options.limiters.create({ keyPrefix: 'ip_system', points: config.systemRateLimitPerMinute, durationSeconds: 60 }),
   };
 
   app.decorateRequest('principal', null);

@@ -1,0 +1,14 @@
+// `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
+import { benchApi } from './api.js';
+import { printTable, type BenchRow } from './table.js';
+
+const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }> = {
+  api: { title: 'API: authenticated request vs hello route (same process, autocannon, 32 connections)', run: benchApi },
+};
+
+const selected = process.argv.slice(2).filter((name) => !name.startsWith('-'));
+for (const name of selected.length ? selected : Object.keys(benches)) {
+  const bench = benches[name];
+  if (!bench) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(benches).join(', ')}`);
+  printTable(bench.title, await bench.run());
+}
