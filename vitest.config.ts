@@ -1,12 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: `api` runs files in parallel; `runtime` holds every test that starts sandboxes or a
+// host network and runs its files one at a time (they share the host's bridge, nftables and netns).
+const runtimeTests = ['test/runtime/**/*.test.ts', 'test/sandboxes/**/*.test.ts', 'test/cli/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
-    reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: runtimeTests } },
+      { extends: true, test: { name: 'runtime', include: runtimeTests, fileParallelism: false } },
+    ],
   },
 });

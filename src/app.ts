@@ -14,11 +14,17 @@ import { limiterFactory } from './core/rate-limit.js';
 import { registerRequestGuard } from './core/request-guard.js';
 import { systemRoutes } from './core/system-routes.js';
 import { buildValidator, describeValidationError } from './core/validation.js';
+import type { SandboxRuntime } from './runtime/runtime.js';
+import { fileRoutes } from './sandboxes/files-routes.js';
+import { sandboxRoutes } from './sandboxes/routes.js';
+import { SandboxService } from './sandboxes/service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppServices {
   accounts: AccountService;
+  /** Present when the app was built with a runtime. */
+  sandboxes: SandboxService | null;
 }
 
 export interface BuiltApp {
@@ -30,9 +36,11 @@ export interface BuildOptions {
   config: Config;
   storage: Storage;
   logStream?: DestinationStream;
+  /** The sandbox runtime, initialized; without it the sandbox endpoints are not served. */
+  runtime?: SandboxRuntime;
 }
 
-export async function buildApp({ config, storage, logStream }: BuildOptions): Promise<BuiltApp> {
+export async function buildApp({ config, storage, logStream, runtime }: BuildOptions): Promise<BuiltApp> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     genReqId: () => newId('req'),
@@ -71,5 +79,14 @@ export async function buildApp({ config, storage, logStream }: BuildOptions): Pr
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
 
-  return { app, services: { accounts } };
+  let sandboxes: SandboxService | null = null;
+  if (runtime) {
+    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log);
+    await sandboxes.reconcile();
+    await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
+    await app.register(fileRoutes(sandboxes));
+    app.addHook('onClose', async () => sandboxes!.settled());
+  }
+
+  return { app, services: { accounts, sandboxes } };
 }

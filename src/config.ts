@@ -26,6 +26,28 @@ export interface Config {
   /** Plan given to the first account `serve` creates on an empty database. */
   bootstrapPlan: Plan;
   bootstrap: boolean;
+  /** Install command per agent name (`agent_a`, `agent_b`, `agent_c`), run inside the sandbox. */
+  agentCatalog: Record<string, string>;
+}
+
+export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
+  agent_a: 'npm install -g @anthropic-ai/claude-code',
+  agent_b: 'npm install -g @openai/codex',
+  agent_c: 'npm install -g @google/gemini-cli',
+};
+
+function agentCatalog(raw: string | undefined): Record<string, string> {
+  if (!raw) return DEFAULT_AGENT_CATALOG;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('PADDOCK_AGENT_CATALOG must be a JSON object mapping agent names to install commands');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw new ConfigError('PADDOCK_AGENT_CATALOG must be a JSON object mapping agent names to install commands');
+  }
+  return { ...DEFAULT_AGENT_CATALOG, ...(parsed as Record<string, string>) };
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +97,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     sessionTtlSeconds: integer('PADDOCK_SESSION_TTL_SECONDS', env.PADDOCK_SESSION_TTL_SECONDS, 7 * 86_400, 60, 90 * 86_400),
     bootstrapPlan: oneOf('PADDOCK_BOOTSTRAP_PLAN', env.PADDOCK_BOOTSTRAP_PLAN, PLANS, 'enterprise'),
     bootstrap: (flags.bootstrap ?? env.PADDOCK_BOOTSTRAP ?? '1') !== '0',
+    agentCatalog: agentCatalog(env.PADDOCK_AGENT_CATALOG),
   };
 }
 

@@ -4,13 +4,15 @@ import { buildApp } from '../app.js';
 import { databaseFile, type Config } from '../config.js';
 import { openStorage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
+import { createRuntime, detectDefaultRuntime, type SandboxRuntime } from '../runtime/index.js';
 
 const BOOTSTRAP_EMAIL = 'admin@paddock.local';
 
 export async function serve(config: Config): Promise<void> {
   const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
-  const { app, services } = await buildApp({ config, storage });
+  const runtime = await openRuntime(config);
+  const { app, services } = await buildApp({ config, storage, runtime });
 
   if (config.bootstrap && (await services.accounts.countAccounts()) === 0) {
     const password = (await import('node:crypto')).randomBytes(12).toString('base64url');
@@ -30,10 +32,24 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'draining');
     await app.close();
+    await runtime.close?.();
     await storage.close();
     (app.log as unknown as { flush?: () => void }).flush?.();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** The configured runtime, or with `auto` gVisor when a working runsc is present, else runc with a warning. */
+async function openRuntime(config: Config): Promise<SandboxRuntime> {
+  let name = config.runtime;
+  if (name === 'auto') {
+    const choice = await detectDefaultRuntime();
+    if (choice.warning) process.stdout.write(`warning: ${choice.warning}\n`);
+    name = choice.name;
+  }
+  const runtime = createRuntime(name, { dataDir: config.dataDir });
+  await runtime.init();
+  return runtime;
 }

@@ -23,6 +23,8 @@ export interface SandboxInfo {
 export interface ExecRequest {
   /** Run through `/bin/sh -c` inside the sandbox. */
   command: string;
+  /** When set, run this program with these arguments directly (no shell, no quoting); `command` is then ignored. */
+  argv?: string[];
   /** Merged over the sandbox env. */
   env?: Record<string, string>;
   /** Default `/workspace`. */
@@ -94,4 +96,6 @@ export interface SandboxRuntime {
   destroy(id: string): Promise<void>;
   /** After a restart: re-attach the known sandboxes, report the dead, clean everything else. */
   reconcile(knownIds: string[]): Promise<ReconcileResult>;
+  /** Stops background work (DNS refresh); sandboxes keep running. */
+  close?(): Promise<void>;
 }

@@ -8,7 +8,11 @@ import { buildApp, type AppServices } from '../../src/app.js';
 import { databaseFile, loadConfig, type Config } from '../../src/config.js';
 import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { createRuntime, type RuntimeName, type SandboxRuntime } from '../../src/runtime/index.js';
 import { createPgDatabase, type Backend } from './backends.js';
+
+/** Built templates shared by every test run (gitignored); `npm run test:all` builds them. */
+export const TEST_TEMPLATES_DIR = path.resolve('.test-data/templates');
 
 const SECRET_PATTERN = /svc_(?:sk|ds)_[A-Za-z0-9]{43}/g;
 
@@ -36,6 +40,7 @@ export interface TestApp {
   services: AppServices;
   logFile: string;
   secrets: Set<string>;
+  runtime: SandboxRuntime | null;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>;
   /** Signs up a new account with a unique email; returns its key and account. */
   signup(overrides?: { email?: string; password?: string; name?: string }): Promise<{ key: string; account: any; email: string; password: string }>;
@@ -44,8 +49,14 @@ export interface TestApp {
 
 let counter = 0;
 
-export async function startApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+export interface StartOptions {
+  /** Serve the sandbox endpoints with this driver (tests using it must not run in parallel). */
+  runtime?: RuntimeName;
+}
+
+export async function startApp(backend: Backend, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-test-'));
+  fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
   const pgDatabase = backend === 'postgres' ? await createPgDatabase() : null;
   const config = loadConfig({
     PADDOCK_DATA: dataDir,
@@ -61,7 +72,9 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
   await migrateToLatest(storage.db);
   const logFile = path.join(dataDir, 'paddock.log');
   const logStream = fs.createWriteStream(logFile);
-  const { app, services } = await buildApp({ config, storage, logStream });
+  const runtime = options.runtime ? createRuntime(options.runtime, { dataDir }) : null;
+  await runtime?.init();
+  const { app, services } = await buildApp({ config, storage, logStream, runtime: runtime ?? undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -100,6 +113,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
     services,
     logFile,
     secrets,
+    runtime,
     request,
     async signup(overrides = {}) {
       const email = overrides.email ?? `user${++counter}-${Date.now()}@example.com`;
@@ -109,7 +123,13 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       return { key: reply.body.api_key, account: reply.body.account, email, password };
     },
     async close() {
+      if (runtime && services.sandboxes) {
+        await services.sandboxes.settled();
+        const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
+        for (const row of live) await services.sandboxes.destroy(row.account_id, row.id);
+      }
       await app.close();
+      await runtime?.close?.();
       await storage.close();
       await new Promise<void>((resolve) => logStream.end(resolve));
       await pgDatabase?.drop();

@@ -1,9 +1,11 @@
 // Applies the migrations in ./migrations in order; the same set serves SQLite and PostgreSQL.
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
+import * as sandboxes from './migrations/0002_sandboxes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_sandboxes': sandboxes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -33,8 +33,41 @@ export interface DashboardSessionsTable {
   expires_at: string;
 }
 
+export interface SandboxesTable {
+  id: string;
+  account_id: string;
+  status: string;
+  error: string | null;
+  runtime: string;
+  template: string;
+  cpus: number;
+  memory_mb: number;
+  disk_gb: number;
+  network_mode: string;
+  /** JSON array of strings. */
+  allowlist: string;
+  /** JSON object of strings. */
+  env: string;
+  ip: string | null;
+  repo: string | null;
+  repo_branch: string | null;
+  repo_commit: string | null;
+  repo_subdir: string | null;
+  budget: number | null;
+  init_script: string | null;
+  timeout: number | null;
+  /** JSON arrays of strings. */
+  packages: string;
+  agents: string;
+  created_at: string;
+  updated_at: string;
+  last_activity_at: string;
+  destroyed_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   dashboard_sessions: DashboardSessionsTable;
+  sandboxes: SandboxesTable;
 }

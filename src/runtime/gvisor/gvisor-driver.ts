@@ -1,0 +1,96 @@
+// gVisor (runsc): the sandbox's system calls are served by gVisor's Sentry, not the host kernel.
+// runsc is started inside the sandbox's network namespace with --network=host (its own netstack cannot
+// start on this kernel), and with --overlay2=none so writes land in the sandbox's overlay upper dir.
+import type { ChildProcess } from 'node:child_process';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { run, runDetached } from '../host/command.js';
+import { processAlive } from '../host/process-tree.js';
+import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
+import { containerState, envFlags, listContainerIds } from '../oci/runtime-cli.js';
+
+const binary = 'runsc';
+
+export class GvisorDriver implements OciDriver {
+  readonly name = 'gvisor' as const;
+  readonly usesSeccompProfile = false;
+  readonly joinsNetnsFromConfig = false;
+  private readonly globalArgs: string[];
+
+  constructor(private readonly root: string) {
+    this.globalArgs = ['--root', root];
+  }
+
+  async prepareHost(): Promise<void> {
+    await mkdir(this.root, { recursive: true, mode: 0o700 });
+  }
+
+  async start(id: string, bundleDir: string, netnsPath: string): Promise<void> {
+    // nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
+    await runDetached('nsenter', [`--net=${netnsPath}`, '--', binary, ...this.globalArgs, '--network=host',
+      '--overlay2=none', 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
+  }
+
+  prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec {
+    const pidFile = path.join(sandboxDir, `exec-${randomUUID()}.pid`);
+    return {
+      file: binary,
+      args: [...this.globalArgs, 'exec', '--cwd', process.cwd, ...envFlags(process.env), '--internal-pid-file', pidFile,
+        id, ...process.args],
+      killTree: async (_child: ChildProcess) => {
+        const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+        if (pid > 0) await this.killInsideTree(id, pid);
+      },
+      cleanup: () => rm(pidFile, { force: true }),
+    };
+  }
+
+  /** Processes inside gVisor are not host processes: find the tree with `runsc ps` and kill it with `runsc kill --pid`. */
+  private async killInsideTree(id: string, rootPid: number): Promise<void> {
+    const { stdout } = await run(binary, [...this.globalArgs, 'ps', id]);
+    // Table output (`--format json` lists only pids): UID PID PPID C TTY STIME TIME CMD.
+    const processes = stdout.split('\n').slice(1).map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields.length >= 3).map((fields) => ({ PID: Number(fields[1]), PPID: Number(fields[2]) }));
+    const doomed = [rootPid];
+    for (let index = 0; index < doomed.length; index++) {
+      for (const candidate of processes) if (candidate.PPID === doomed[index]) doomed.push(candidate.PID);
+    }
+    await Promise.all(
+      doomed.map((pid) => run(binary, [...this.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {})),
+    );
+  }
+
+  async pause(id: string): Promise<void> {
+    await run(binary, [...this.globalArgs, 'pause', id]);
+  }
+
+  async resume(id: string): Promise<void> {
+    await run(binary, [...this.globalArgs, 'resume', id]);
+  }
+
+  async remove(id: string): Promise<void> {
+    const state = await containerState(binary, this.globalArgs, id);
+    if (!state) return;
+    if (state.status === 'paused') await run(binary, [...this.globalArgs, 'resume', id]).catch(() => {});
+    await run(binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000 });
+  }
+
+  async status(id: string): Promise<ContainerStatus | null> {
+    const state = await containerState(binary, this.globalArgs, id);
+    if (!state) return null;
+    // runsc keeps reporting "running" after its sandbox process died (for example killed by the host OOM killer).
+    if ((state.status === 'running' || state.status === 'paused') && !(await processAlive(state.pid))) return 'stopped';
+    return state.status;
+  }
+
+  list(): Promise<string[]> {
+    return listContainerIds(binary, this.globalArgs);
+  }
+
+  async networkPid(id: string): Promise<number> {
+    const state = await containerState(binary, this.globalArgs, id);
+    if (!state || state.pid <= 0) throw new Error(`sandbox ${id} has no running sandbox process`);
+    return state.pid;
+  }
+}

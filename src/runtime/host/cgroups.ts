@@ -1,0 +1,60 @@
+// Reads a sandbox's cgroup, on cgroup v1 (including hybrid hosts) and on the unified v2 hierarchy.
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const cgroupRoot = '/sys/fs/cgroup';
+
+export type CgroupVersion = 1 | 2;
+
+let detectedVersion: CgroupVersion | null = null;
+
+export async function cgroupVersion(): Promise<CgroupVersion> {
+  if (detectedVersion === null) {
+    detectedVersion = (await exists(path.join(cgroupRoot, 'cgroup.controllers'))) ? 2 : 1;
+  }
+  return detectedVersion;
+}
+
+/** Whether the memory limit can also cover swap (v1 needs swap accounting; v2 always can). */
+export async function canLimitSwap(): Promise<boolean> {
+  if ((await cgroupVersion()) === 2) return true;
+  return exists(path.join(cgroupRoot, 'memory', 'memory.memsw.limit_in_bytes'));
+}
+
+export interface CgroupUsage {
+  cpuSeconds: number;
+  memoryBytes: number;
+}
+
+/** `cgroupsPath` is the OCI `linux.cgroupsPath` the sandbox was started with (for example /paddock/<id>). */
+export async function readCgroupUsage(cgroupsPath: string): Promise<CgroupUsage> {
+  if ((await cgroupVersion()) === 2) {
+    const dir = path.join(cgroupRoot, cgroupsPath);
+    const cpuStat = await readFile(path.join(dir, 'cpu.stat'), 'utf8');
+    const usageMicros = Number(/usage_usec (\d+)/.exec(cpuStat)?.[1] ?? 0);
+    const memoryBytes = Number((await readFile(path.join(dir, 'memory.current'), 'utf8')).trim());
+    return { cpuSeconds: usageMicros / 1e6, memoryBytes };
+  }
+  const cpuNanos = Number((await readFile(path.join(cgroupRoot, 'cpuacct', cgroupsPath, 'cpuacct.usage'), 'utf8')).trim());
+  const memoryBytes = Number(
+    (await readFile(path.join(cgroupRoot, 'memory', cgroupsPath, 'memory.usage_in_bytes'), 'utf8')).trim(),
+  );
+  return { cpuSeconds: cpuNanos / 1e9, memoryBytes };
+}
+
+/** Cgroup directories a sandbox may leave behind, for clean-up after a crash. */
+export async function cgroupDirs(cgroupsPath: string): Promise<string[]> {
+  if ((await cgroupVersion()) === 2) return [path.join(cgroupRoot, cgroupsPath)];
+  const controllers = ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'freezer', 'blkio', 'devices', 'net_cls', 'net_prio',
+    'perf_event', 'hugetlb', 'systemd', 'rdma', 'misc'];
+  return controllers.map((controller) => path.join(cgroupRoot, controller, cgroupsPath));
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

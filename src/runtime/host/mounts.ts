@@ -1,0 +1,53 @@
+// Mounting and unmounting on the host (overlayfs, loop-mounted disk images), always idempotent on the way down.
+import { readFile } from 'node:fs/promises';
+import { run } from './command.js';
+
+export interface OverlayMount {
+  /** Read-only layers, top first. */
+  lowerDirs: string[];
+  upperDir: string;
+  workDir: string;
+  target: string;
+}
+
+export async function mountOverlay(mount: OverlayMount): Promise<void> {
+  const options = `lowerdir=${mount.lowerDirs.join(':')},upperdir=${mount.upperDir},workdir=${mount.workDir}`;
+  await run('mount', ['-t', 'overlay', 'overlay', '-o', options, mount.target]);
+}
+
+/** Loop-mounts a filesystem image; the loop device is released automatically when unmounted. */
+export async function mountImage(image: string, target: string): Promise<void> {
+  await run('mount', ['-o', 'loop,noatime', image, target]);
+}
+
+/** Mount points at or below `prefix`, deepest first (the order they must be unmounted in). */
+export async function mountPointsUnder(prefix: string): Promise<string[]> {
+  const text = await readFile('/proc/self/mountinfo', 'utf8');
+  const points: string[] = [];
+  for (const line of text.split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length < 5) continue;
+    const point = decodeMountPath(fields[4]);
+    if (point === prefix || point.startsWith(`${prefix}/`)) points.push(point);
+  }
+  return points.sort((a, b) => b.length - a.length);
+}
+
+export async function isMountPoint(path: string): Promise<boolean> {
+  return (await mountPointsUnder(path)).includes(path);
+}
+
+/** Unmounts `target` and everything below it; a busy mount is detached lazily rather than left behind. */
+export async function unmount(target: string): Promise<void> {
+  for (const point of await mountPointsUnder(target)) {
+    try {
+      await run('umount', [point]);
+    } catch {
+      await run('umount', ['--lazy', point]);
+    }
+  }
+}
+
+function decodeMountPath(field: string): string {
+  return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}

@@ -1,0 +1,40 @@
+// What differs between OCI runtimes (runc, runsc); everything else lives in the shared OciSandboxRuntime.
+import type { ChildProcess } from 'node:child_process';
+import type { RuntimeName } from '../runtime.js';
+
+export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
+
+export interface ExecProcessSpec {
+  args: string[];
+  env: string[];
+  cwd: string;
+  tty: boolean;
+}
+
+export interface PreparedExec {
+  file: string;
+  args: string[];
+  /** Kills the exec'd process and everything it started inside the sandbox. */
+  killTree(child: ChildProcess): Promise<void>;
+  /** Releases per-exec host files. */
+  cleanup(): Promise<void>;
+}
+
+export interface OciDriver {
+  readonly name: RuntimeName;
+  /** runc needs the host seccomp profile; gVisor's Sentry is the system call boundary itself. */
+  readonly usesSeccompProfile: boolean;
+  /** runc joins the netns from config.json; runsc is started inside it and uses its host network there. */
+  readonly joinsNetnsFromConfig: boolean;
+  prepareHost(): Promise<void>;
+  start(id: string, bundleDir: string, netnsPath: string): Promise<void>;
+  prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec;
+  pause(id: string): Promise<void>;
+  resume(id: string): Promise<void>;
+  /** Kills and deletes the container and its runtime state; idempotent. */
+  remove(id: string): Promise<void>;
+  status(id: string): Promise<ContainerStatus | null>;
+  list(): Promise<string[]>;
+  /** A host process inside the sandbox's network namespace (its /proc/<pid>/net shows the sandbox's sockets). */
+  networkPid(id: string): Promise<number>;
+}

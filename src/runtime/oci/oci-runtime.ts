@@ -1,0 +1,220 @@
+// The SandboxRuntime both OCI drivers share: rootfs, network, bundle, exec plumbing, usage, clean-up.
+// Only the runtime CLI calls differ, and those live behind OciDriver (runc/, gvisor/).
+import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cgroupDirs, readCgroupUsage } from '../host/cgroups.js';
+import { mountPointsUnder } from '../host/mounts.js';
+import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
+import { runtimePaths, sandboxPaths, type SandboxPaths } from '../paths.js';
+import { createSandboxRootfs, removeSandboxRootfs } from '../rootfs/sandbox-rootfs.js';
+import { diskUsedBytes } from '../rootfs/disk.js';
+import { findTemplate, howToMakeReady } from '../templates/catalog.js';
+import { templateLowerDirs } from '../templates/template-store.js';
+import { SandboxAlreadyExists, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../errors.js';
+import type {
+  ExecRequest, ExecResult, ListeningPort, PtyProcess, PtyRequest, ReconcileResult, RuntimeName, SandboxInfo,
+  SandboxRuntime, SandboxSpec, SandboxUsage,
+} from '../runtime.js';
+import { buildOciConfig, defaultPidsLimit, extraEnvironment } from './bundle.js';
+import type { OciDriver } from './driver.js';
+import { runPreparedExec } from './exec-process.js';
+import { readListeningPorts } from './listening-ports.js';
+import { spawnPty } from './pty.js';
+import { readSandboxRecord, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
+
+export interface OciRuntimeOptions {
+  dataDir: string;
+  network: SandboxNetwork;
+  /** Resolvers written into each sandbox's /etc/resolv.conf; default: what the network layer allows. */
+  dnsServers?: string[];
+  pidsLimit?: number;
+}
+
+export class OciSandboxRuntime implements SandboxRuntime {
+  readonly name: RuntimeName;
+  private readonly records = new Map<string, SandboxRecord>();
+  private readonly networkPids = new Map<string, number>();
+
+  constructor(
+    private readonly driver: OciDriver,
+    private readonly options: OciRuntimeOptions,
+  ) {
+    this.name = driver.name;
+  }
+
+  async init(): Promise<void> {
+    await mkdir(runtimePaths(this.options.dataDir).sandboxesDir, { recursive: true, mode: 0o700 });
+    await this.driver.prepareHost();
+    await this.options.network.init();
+  }
+
+  async create(spec: SandboxSpec): Promise<SandboxInfo> {
+    const template = findTemplate(spec.template);
+    const lowerDirs = template ? await templateLowerDirs(this.options.dataDir, spec.template) : null;
+    if (!template || !lowerDirs) {
+      throw new TemplateNotReady(spec.template, template ? howToMakeReady(template) : 'unknown template');
+    }
+    const paths = this.paths(spec.id);
+    if (this.records.has(spec.id) || (await readSandboxRecord(paths.stateFile))) throw new SandboxAlreadyExists(spec.id);
+    try {
+      const [, { netnsPath, ip }] = await Promise.all([
+        createSandboxRootfs({ paths, lowerDirs, diskGb: spec.diskGb, hostname: spec.id }),
+        this.options.network.attach(spec.id, spec.networkMode, spec.allowlist),
+      ]);
+      const nameFiles = await sandboxNameFiles(
+        { dnsServers: this.options.dnsServers },
+        { id: spec.id, mode: spec.networkMode, ip },
+      );
+      await writeFile(path.join(paths.rootfs, 'etc/resolv.conf'), nameFiles.resolvConf);
+      await writeFile(path.join(paths.rootfs, 'etc/hosts'), nameFiles.hosts);
+      const record: SandboxRecord = {
+        id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
+        netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, createdAt: new Date().toISOString(),
+      };
+      const config = await buildOciConfig({
+        id: spec.id, rootfs: paths.rootfs, env: spec.env, cpus: spec.cpus, memoryMb: spec.memoryMb,
+        pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath,
+        netnsPath: this.driver.joinsNetnsFromConfig ? netnsPath : null, seccomp: this.driver.usesSeccompProfile,
+      });
+      await mkdir(paths.bundleDir, { recursive: true });
+      await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config));
+      await writeSandboxRecord(paths.stateFile, record);
+      await this.driver.start(spec.id, paths.bundleDir, netnsPath);
+      this.records.set(spec.id, record);
+      return { id: spec.id, ip };
+    } catch (error) {
+      await this.destroy(spec.id).catch(() => {});
+      throw error;
+    }
+  }
+
+  async exec(id: string, request: ExecRequest): Promise<ExecResult> {
+    await this.runningRecord(id);
+    const prepared = this.driver.prepareExec(id, this.paths(id).dir, {
+      args: request.argv && request.argv.length > 0 ? request.argv : ['/bin/sh', '-c', request.command],
+      // The runtimes start exec'd processes from config.json's env (the sandbox env); only extras go on the command line.
+      env: extraEnvironment(request.env),
+      cwd: request.cwd ?? '/workspace',
+      tty: false,
+    });
+    const result = await runPreparedExec(prepared, request);
+    // A runtime that cannot reach the container also exits non-zero; tell that apart from the command failing.
+    if (result.exitCode !== 0 && !result.timedOut) {
+      const status = await this.driver.status(id);
+      if (status !== 'running') throw new SandboxNotRunning(id, status === 'paused' ? 'paused' : 'stopped');
+    }
+    return result;
+  }
+
+  async openPty(id: string, request: PtyRequest): Promise<PtyProcess> {
+    await this.runningRecord(id);
+    const prepared = this.driver.prepareExec(id, this.paths(id).dir, {
+      args: ['/bin/sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi'],
+      env: extraEnvironment({ TERM: 'xterm-256color', ...request.env }),
+      cwd: request.cwd ?? '/workspace',
+      tty: true,
+    });
+    return spawnPty(prepared, request.cols, request.rows);
+  }
+
+  async pause(id: string): Promise<void> {
+    const record = await this.record(id);
+    await this.driver.pause(id);
+    await this.saveRecord({ ...record, paused: true });
+  }
+
+  async resume(id: string): Promise<void> {
+    const record = await this.record(id);
+    await this.driver.resume(id);
+    await this.saveRecord({ ...record, paused: false });
+  }
+
+  async listeningPorts(id: string): Promise<ListeningPort[]> {
+    await this.record(id);
+    let pid = this.networkPids.get(id);
+    if (pid === undefined) {
+      pid = await this.driver.networkPid(id);
+      this.networkPids.set(id, pid);
+    }
+    return readListeningPorts(pid);
+  }
+
+  async usage(id: string): Promise<SandboxUsage> {
+    const record = await this.record(id);
+    const [cgroup, diskBytes] = await Promise.all([
+      readCgroupUsage(record.cgroupsPath).catch(() => ({ cpuSeconds: 0, memoryBytes: 0 })),
+      diskUsedBytes(this.paths(id).diskMount).catch(() => 0),
+    ]);
+    return { ...cgroup, diskBytes };
+  }
+
+  async destroy(id: string): Promise<void> {
+    this.records.delete(id);
+    this.networkPids.delete(id);
+    await this.driver.remove(id);
+    await removeSandboxRootfs(this.paths(id));
+    await this.options.network.detach(id);
+    await removeCgroups(sandboxCgroupsPath(id));
+  }
+
+  async reconcile(knownIds: string[]): Promise<ReconcileResult> {
+    const known = new Set(knownIds);
+    const result: ReconcileResult = { alive: [], dead: [], cleaned: [] };
+    for (const id of knownIds) {
+      const status = await this.driver.status(id);
+      const record = await readSandboxRecord(this.paths(id).stateFile);
+      if (record && (status === 'running' || status === 'paused')) {
+        this.records.set(id, { ...record, paused: status === 'paused' });
+        result.alive.push(id);
+      } else {
+        result.dead.push(id);
+      }
+    }
+    const leftovers = new Set<string>();
+    for (const id of await this.driver.list()) if (!known.has(id)) leftovers.add(id);
+    const sandboxesDir = runtimePaths(this.options.dataDir).sandboxesDir;
+    for (const id of await readdir(sandboxesDir).catch(() => [] as string[])) if (!known.has(id)) leftovers.add(id);
+    for (const point of await mountPointsUnder(sandboxesDir)) {
+      const id = path.relative(sandboxesDir, point).split(path.sep)[0];
+      if (id && !known.has(id)) leftovers.add(id);
+    }
+    for (const id of leftovers) {
+      await this.destroy(id);
+      result.cleaned.push(id);
+    }
+    for (const id of await this.options.network.reconcile(knownIds)) {
+      if (!result.cleaned.includes(id)) result.cleaned.push(id);
+    }
+    return result;
+  }
+
+  private paths(id: string): SandboxPaths {
+    return sandboxPaths(this.options.dataDir, id);
+  }
+
+  private async record(id: string): Promise<SandboxRecord> {
+    const cached = this.records.get(id);
+    if (cached) return cached;
+    const record = await readSandboxRecord(this.paths(id).stateFile);
+    if (!record) throw new SandboxNotFound(id);
+    this.records.set(id, record);
+    return record;
+  }
+
+  private async runningRecord(id: string): Promise<SandboxRecord> {
+    const record = await this.record(id);
+    if (record.paused) throw new SandboxNotRunning(id, 'paused');
+    return record;
+  }
+
+  private async saveRecord(record: SandboxRecord): Promise<void> {
+    this.records.set(record.id, record);
+    await writeSandboxRecord(this.paths(record.id).stateFile, record);
+  }
+}
+
+async function removeCgroups(cgroupsPath: string): Promise<void> {
+  for (const dir of await cgroupDirs(cgroupsPath)) {
+    await rmdir(dir).catch(() => {});
+  }
+}

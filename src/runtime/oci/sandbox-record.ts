@@ -1,0 +1,33 @@
+// What the runtime remembers about a sandbox between calls and across restarts (sandbox.json in its dir).
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { NetworkMode, RuntimeName } from '../runtime.js';
+
+export interface SandboxRecord {
+  id: string;
+  runtime: RuntimeName;
+  template: string;
+  env: Record<string, string>;
+  networkMode: NetworkMode;
+  netnsPath: string;
+  ip: string | null;
+  cgroupsPath: string;
+  paused: boolean;
+  createdAt: string;
+}
+
+export async function writeSandboxRecord(file: string, record: SandboxRecord): Promise<void> {
+  await writeFile(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
+}
+
+export async function readSandboxRecord(file: string): Promise<SandboxRecord | null> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as SandboxRecord;
+  } catch {
+    return null;
+  }
+}
+
+export function sandboxCgroupsPath(id: string): string {
+  return `/paddock/${id}`;
+}

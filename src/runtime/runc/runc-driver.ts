@@ -1,0 +1,86 @@
+// runc: containers are host processes in namespaces; seccomp, capabilities and cgroups are the boundary.
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { access, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { run, runDetached } from '../host/command.js';
+import { descendantPids, killPids } from '../host/process-tree.js';
+import { hostInitBinary } from '../oci/bundle.js';
+import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
+import { containerState, envFlags, listContainerIds } from '../oci/runtime-cli.js';
+
+const binary = 'runc';
+
+export class RuncDriver implements OciDriver {
+  readonly name = 'runc' as const;
+  readonly usesSeccompProfile = true;
+  readonly joinsNetnsFromConfig = true;
+  private readonly globalArgs: string[];
+
+  constructor(private readonly root: string) {
+    this.globalArgs = ['--root', root];
+  }
+
+  async prepareHost(): Promise<void> {
+    await mkdir(this.root, { recursive: true, mode: 0o700 });
+    await access(hostInitBinary).catch(() => {
+      throw new Error(`${hostInitBinary} is missing; run scripts/install-system.sh`);
+    });
+  }
+
+  async start(id: string, bundleDir: string): Promise<void> {
+    await runDetached(binary, [...this.globalArgs, 'run', '--detach', '--bundle', bundleDir, id],
+      path.join(bundleDir, 'start.log'), 60_000);
+  }
+
+  prepareExec(id: string, _sandboxDir: string, process: ExecProcessSpec): PreparedExec {
+    return {
+      file: binary,
+      args: [...this.globalArgs, 'exec', ...(process.tty ? ['--tty'] : []), '--cwd', process.cwd,
+        ...envFlags(process.env), id, ...process.args],
+      // The exec'd process and its children are host processes below the `runc exec` process.
+      killTree: async (child: ChildProcess) => {
+        if (child.pid !== undefined) killPids(await descendantPids(child.pid));
+      },
+      cleanup: async () => {},
+    };
+  }
+
+  async pause(id: string): Promise<void> {
+    await run(binary, [...this.globalArgs, 'pause', id]);
+  }
+
+  async resume(id: string): Promise<void> {
+    await run(binary, [...this.globalArgs, 'resume', id]);
+  }
+
+  async remove(id: string): Promise<void> {
+    const state = await containerState(binary, this.globalArgs, id);
+    if (!state) return;
+    if (state.status === 'paused') await run(binary, [...this.globalArgs, 'resume', id]).catch(() => {});
+    await run(binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000 });
+  }
+
+  async status(id: string): Promise<ContainerStatus | null> {
+    return (await containerState(binary, this.globalArgs, id))?.status ?? null;
+  }
+
+  list(): Promise<string[]> {
+    return listContainerIds(binary, this.globalArgs);
+  }
+
+  async networkPid(id: string): Promise<number> {
+    const state = await containerState(binary, this.globalArgs, id);
+    if (!state || state.pid <= 0) throw new Error(`sandbox ${id} has no running init process`);
+    return state.pid;
+  }
+}
+
+/** Whether runc is installed and answers; used to report problems early. */
+export function runcAvailable(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(binary, ['--version'], { stdio: 'ignore' });
+    child.once('error', () => resolve(false));
+    child.once('close', (code) => resolve(code === 0));
+  });
+}

@@ -1,0 +1,95 @@
+// HTTP surface of files and git inside a sandbox.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { HttpError } from '../core/errors.js';
+import { FILE_WRITE_LIMIT_BYTES, listDirectory, readFile, writeFile } from './files.js';
+import { gitDiff } from './git.js';
+import { SandboxParams } from './schemas.js';
+import { SandboxUnavailable, type SandboxService } from './service.js';
+
+const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+const Err = Type.Object({ error: Type.String() });
+const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
+const PathQuery = Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096, description: 'Absolute, or relative to /workspace.' }) }, { additionalProperties: false });
+
+type Request = { Params: { id: string }; Querystring: { path: string } };
+
+/** Files and git need a running sandbox; unlike exec (which answers 200 by the spec) they answer 409. */
+async function whenRunning<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SandboxUnavailable) throw new HttpError(409, `${error.message}; files and git need a running sandbox`, 'sandbox_not_running');
+    throw error;
+  }
+}
+
+export function fileRoutes(service: SandboxService) {
+  return async function register(app: FastifyInstance) {
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: FILE_WRITE_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+
+    app.get<Request>('/v1/sandboxes/:id/files', {
+      config: access,
+      schema: {
+        tags: ['files'],
+        summary: 'List a directory',
+        description: 'Entries sorted by name. `mode` is the octal permission string. Paths resolve inside the sandbox (`..` and symlinks cannot leave it). 404 when the path does not exist, 400 when it is not a directory, 409 when the sandbox is not running.',
+        params: SandboxParams,
+        querystring: PathQuery,
+        response: {
+          200: Type.Array(Type.Object({ name: Type.String(), path: Type.String(), type: Type.String({ enum: ['file', 'directory', 'symlink', 'other'] }), size: Type.Integer(), mode: Type.String(), modified_at: Type.String({ format: 'date-time' }) })),
+          ...errors,
+        },
+      },
+      handler: async (request) => whenRunning(() => listDirectory(service, request.principal!.accountId, request.params.id, request.query.path)),
+    });
+
+    app.get<Request>('/v1/sandboxes/:id/files/content', {
+      config: access,
+      schema: {
+        tags: ['files'],
+        summary: 'Read a file',
+        description: 'The raw bytes as application/octet-stream. Files over 50 MiB answer 413 (read them in parts with exec).',
+        params: SandboxParams,
+        querystring: PathQuery,
+        response: { ...errors, 413: Err },
+      },
+      handler: async (request, reply) => {
+        const content = await whenRunning(() => readFile(service, request.principal!.accountId, request.params.id, request.query.path));
+        return reply.type('application/octet-stream').send(content);
+      },
+    });
+
+    app.put<Request & { Body: Buffer }>('/v1/sandboxes/:id/files/content', {
+      config: access,
+      bodyLimit: FILE_WRITE_LIMIT_BYTES,
+      schema: {
+        tags: ['files'],
+        summary: 'Write a file',
+        description: 'Send the raw bytes with `Content-Type: application/octet-stream` (at most 50 MiB; larger → 413). Parent directories are created; an existing file is replaced. Answers `{path, size}`.',
+        params: SandboxParams,
+        querystring: PathQuery,
+        response: { 200: Type.Object({ path: Type.String(), size: Type.Integer() }), ...errors, 413: Err, 415: Err },
+      },
+      handler: async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        return whenRunning(() => writeFile(service, request.principal!.accountId, request.params.id, request.query.path, body));
+      },
+    });
+
+    app.get<{ Params: { id: string } }>('/v1/sandboxes/:id/git/diff', {
+      config: access,
+      schema: {
+        tags: ['files'],
+        summary: 'Diff of /workspace against HEAD',
+        description: 'Unified diff including untracked files (as additions), and the changed files with their status (added, modified, deleted, renamed). 400 when /workspace is not a git repository.',
+        params: SandboxParams,
+        response: {
+          200: Type.Object({ diff: Type.String(), files: Type.Array(Type.Object({ path: Type.String(), status: Type.String(), from: Type.Optional(Type.String()) })), truncated: Type.Boolean() }),
+          ...errors,
+        },
+      },
+      handler: async (request) => whenRunning(() => gitDiff(service, request.principal!.accountId, request.params.id)),
+    });
+  };
+}

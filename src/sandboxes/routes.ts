@@ -1,0 +1,107 @@
+// HTTP surface of sandboxes: create, list, get, destroy, exec (buffered and streaming), templates.
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { SandboxRuntime } from '../runtime/runtime.js';
+import { templateStatus } from '../runtime/templates/index.js';
+import { ExecBody, ExecResult, ListQuery, Sandbox, SandboxCreated, SandboxListItem, SandboxParams, CreateSandboxBody, type CreateSandboxInput, type ExecInput } from './schemas.js';
+import type { SandboxService } from './service.js';
+import { sandboxCreatedView, sandboxListItem } from './views.js';
+
+const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+const Err = Type.Object({ error: Type.String() });
+const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
+
+type Params = { Params: { id: string } };
+
+export function sandboxRoutes(service: SandboxService, dataDir: string, runtime: SandboxRuntime) {
+  return async function register(app: FastifyInstance) {
+    app.get('/v1/templates', {
+      config: access,
+      schema: {
+        tags: ['sandboxes'],
+        summary: 'List templates and whether each is ready',
+        description: 'A template that is not ready says how to make it ready (`paddock templates build NAME`, or `paddock templates import NAME ARCHIVE` for bases that cannot be built on this server).',
+        response: { 200: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), ready: Type.Boolean(), reason: Type.Optional(Type.String()), how_to_fix: Type.Optional(Type.String()) }, { additionalProperties: true })) },
+      },
+      handler: async () => templateStatus(dataDir),
+    });
+
+    app.post<{ Body: CreateSandboxInput }>('/v1/sandboxes', {
+      config: access,
+      schema: {
+        tags: ['sandboxes'],
+        summary: 'Create a sandbox',
+        description: `Starts an isolated sandbox (runtime: ${runtime.name} on this server) from a template, with its own copy-on-write root filesystem, CPU, memory, disk and process limits, network namespace and hostname (the sandbox id). Answers 201 once the sandbox is up. When the request has set-up steps (repo, packages, agents, init_script) the status is \`creating\` while they run in order, then \`running\` — or \`error\` with \`error\` naming the failed step. Poll GET /v1/sandboxes/{id}. The plan's concurrent sandbox limit (free 2, pro 10, team 50) answers 403.`,
+        body: CreateSandboxBody,
+        response: { 201: SandboxCreated, ...errors },
+      },
+      handler: async (request, reply) => reply.code(201).send(sandboxCreatedView(await service.create(request.principal!, request.body))),
+    });
+
+    app.get<{ Querystring: { limit?: number; offset?: number; include_destroyed?: boolean } }>('/v1/sandboxes', {
+      config: access,
+      schema: { tags: ['sandboxes'], summary: "List the account's sandboxes", description: 'Newest first; destroyed sandboxes only with include_destroyed=true.', querystring: ListQuery, response: { 200: Type.Array(SandboxListItem), ...errors } },
+      handler: async (request) => {
+        const rows = await service.list(request.principal!.accountId, { limit: request.query.limit ?? 100, offset: request.query.offset ?? 0, includeDestroyed: request.query.include_destroyed ?? false });
+        return rows.map(sandboxListItem);
+      },
+    });
+
+    app.get<Params>('/v1/sandboxes/:id', {
+      config: access,
+      schema: { tags: ['sandboxes'], summary: 'Get a sandbox', description: 'Every creation field except repo_token, plus status, error, runtime and times.', params: SandboxParams, response: { 200: Sandbox, ...errors } },
+      handler: async (request) => service.view(await service.get(request.principal!.accountId, request.params.id)),
+    });
+
+    app.delete<Params>('/v1/sandboxes/:id', {
+      config: access,
+      schema: { tags: ['sandboxes'], summary: 'Destroy a sandbox', description: 'Kills every process and removes its filesystem, mounts, cgroups and network. The record stays with status `destroyed`. Idempotent.', params: SandboxParams, response: { 204: Type.Null(), ...errors } },
+      handler: async (request, reply) => {
+        await service.destroy(request.principal!.accountId, request.params.id);
+        return reply.code(204).send();
+      },
+    });
+
+    app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec', {
+      config: access,
+      schema: {
+        tags: ['sandboxes'],
+        summary: 'Run a command',
+        description: 'Runs `/bin/sh -c command` in /workspace with the sandbox env (plus `env` given here). Always 200: a failing command has a non-zero exit_code and its stderr in `output`; a sandbox that is not running answers exit_code 1 with `error` set. Killed after `timeout` seconds (default and maximum 300) with exit_code 124. stdout and stderr are each capped at 1 MiB (`truncated`).',
+        params: SandboxParams,
+        body: ExecBody,
+        response: { 200: ExecResult, ...errors },
+      },
+      handler: async (request) => service.exec(request.principal!.accountId, request.params.id, request.body),
+    });
+
+    app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec/stream', {
+      config: access,
+      schema: {
+        tags: ['sandboxes'],
+        summary: 'Run a command, streaming its output',
+        description: 'Same as exec, answered as NDJSON (`application/x-ndjson`) while the command runs: `{"type":"stdout","data":"…"}` and `{"type":"stderr","data":"…"}` lines as output arrives (UTF-8 text), then one `{"type":"exit","exit_code":0,"timed_out":false,"truncated":false,"duration_ms":12}` line — or `{"type":"exit","exit_code":1,"error":"…"}` when the sandbox is not running.',
+        params: SandboxParams,
+        body: ExecBody,
+      },
+      handler: async (request, reply) => {
+        const { accountId } = request.principal!;
+        await service.get(accountId, request.params.id);
+        const out = new PassThrough();
+        const line = (value: object) => out.write(JSON.stringify(value) + '\n');
+        service
+          .exec(accountId, request.params.id, request.body, {
+            onStdout: (chunk) => line({ type: 'stdout', data: chunk.toString('utf8') }),
+            onStderr: (chunk) => line({ type: 'stderr', data: chunk.toString('utf8') }),
+          })
+          .then(
+            (result) => line({ type: 'exit', exit_code: result.exit_code, ...(result.error ? { error: result.error } : {}), timed_out: result.timed_out, truncated: result.truncated, duration_ms: result.duration_ms }),
+            () => line({ type: 'exit', exit_code: 1, error: 'the sandbox could not run the command' }),
+          )
+          .finally(() => out.end());
+        return reply.type('application/x-ndjson').send(out);
+      },
+    });
+  };
+}

@@ -1,0 +1,138 @@
+// Request and response shapes of the sandbox endpoints: they validate input and document the API.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const TEMPLATE_NAMES = ['node-22', 'node-20', 'python-312', 'python-311', 'minimal'] as const;
+export const AGENT_NAMES = ['agent_a', 'agent_b', 'agent_c'] as const;
+
+const EnvName = { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' };
+const Env = (maxProperties: number, description?: string) =>
+  Type.Record(Type.String(), Type.String({ maxLength: 32_768 }), { maxProperties, propertyNames: EnvName, ...(description ? { description } : {}) });
+
+const Strings = (options: { maxItems: number; maxLength: number; pattern?: string }) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: options.maxLength, ...(options.pattern ? { pattern: options.pattern } : {}) }), { maxItems: options.maxItems });
+
+export const CreateSandboxBody = Type.Object(
+  {
+    template: Type.Union(TEMPLATE_NAMES.map((name) => Type.Literal(name)), { description: 'See GET /v1/templates for which are ready on this server.' }),
+    cpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, default: 2, description: 'CPU quota in cores.' })),
+    memory_mb: Type.Optional(Type.Integer({ minimum: 128, maximum: 8192, default: 512, description: 'Hard memory limit; no swap. Past it the kernel kills a process inside the sandbox.' })),
+    disk_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Space for everything the sandbox writes; past it writes fail with ENOSPC inside.' })),
+    network_mode: Type.Optional(
+      Type.Union([Type.Literal('full'), Type.Literal('none'), Type.Literal('allowlist')], {
+        default: 'full',
+        description: '`full`: egress to the Internet through NAT. `none`: loopback only. `allowlist`: egress only to `allowlist`. In every mode the host, other sandboxes, private ranges and link-local metadata addresses are unreachable.',
+      }),
+    ),
+    allowlist: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+        maxItems: 100,
+        description: 'Required with `network_mode: allowlist`. Hostnames (resolved by the host and re-resolved every 30 s), IPv4 addresses or IPv4 CIDRs. Wildcards are rejected. The `repo` host is added automatically.',
+      }),
+    ),
+    env: Type.Optional(Env(200, 'Applied to every process in the sandbox (exec, terminal, set-up steps). Names match [A-Za-z_][A-Za-z0-9_]*.')),
+    repo: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 2048, description: 'HTTPS git URL cloned into /workspace (inside the sandbox, so the network mode applies).' })),
+    repo_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, writeOnly: true, description: 'Used for the clone only; never stored, logged, returned or written to .git/config.' })),
+    repo_branch: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._/-]+$', maxLength: 255 })),
+    repo_commit: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', description: 'Overrides repo_branch.' })),
+    repo_subdir: Type.Optional(Type.String({ pattern: '^(?!(.*/)?\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$', maxLength: 1024, description: 'Only this directory of the repository becomes /workspace, as a fresh git repository with one commit.' })),
+    budget: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Maximum spend in USD.' })),
+    init_script: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in /workspace after clone, packages and agents; up to 10 minutes.' })),
+    timeout: Type.Optional(Type.Integer({ minimum: 10, maximum: 2_592_000, description: 'Idle seconds before the sandbox is paused automatically.' })),
+    packages: Type.Optional(Strings({ maxItems: 100, maxLength: 214, pattern: '^[A-Za-z0-9@][A-Za-z0-9@._/:=<>!~^+-]*$' })),
+    agents: Type.Optional(Type.Array(Type.Union(AGENT_NAMES.map((name) => Type.Literal(name))), { maxItems: 3, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+export type CreateSandboxInput = Static<typeof CreateSandboxBody>;
+
+const Status = Type.String({
+  enum: ['creating', 'running', 'paused', 'error', 'destroyed'],
+  description: '`creating` while set-up steps (clone, packages, agents, init_script) run; then `running`, or `error` with `error` saying which step failed. `destroyed` after DELETE.',
+});
+
+export const SandboxListItem = Type.Object({
+  id: Type.String(),
+  status: Status,
+  template: Type.String(),
+  cpus: Type.Integer(),
+  memory_mb: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const SandboxCreated = Type.Object({
+  id: Type.String(),
+  status: Status,
+  template: Type.String(),
+  ip: Nullable(Type.String()),
+  cpus: Type.Integer(),
+  memory_mb: Type.Integer(),
+  disk_gb: Type.Integer(),
+  network_mode: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const Sandbox = Type.Object(
+  {
+    id: Type.String(),
+    status: Status,
+    error: Nullable(Type.String()),
+    runtime: Type.String({ description: '`gvisor` or `runc`.' }),
+    template: Type.String(),
+    ip: Nullable(Type.String()),
+    cpus: Type.Integer(),
+    memory_mb: Type.Integer(),
+    disk_gb: Type.Integer(),
+    network_mode: Type.String(),
+    allowlist: Type.Array(Type.String()),
+    env: Type.Record(Type.String(), Type.String()),
+    repo: Nullable(Type.String()),
+    repo_branch: Nullable(Type.String()),
+    repo_commit: Nullable(Type.String()),
+    repo_subdir: Nullable(Type.String()),
+    budget: Type.Union([Type.Number(), Type.Null()]),
+    init_script: Nullable(Type.String()),
+    timeout: Type.Union([Type.Integer(), Type.Null()]),
+    packages: Type.Array(Type.String()),
+    agents: Type.Array(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    last_activity_at: Type.String({ format: 'date-time' }),
+    destroyed_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'Sandbox' },
+);
+
+export const SandboxParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    include_destroyed: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const ExecBody = Type.Object(
+  {
+    command: Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in /workspace with the sandbox env.' }),
+    timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 300, default: 300, description: 'Seconds; the command is killed after it (exit_code 124, timed_out true).' })),
+    env: Type.Optional(Env(100, 'Merged over the sandbox env for this command.')),
+    cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^/' })),
+  },
+  { additionalProperties: false },
+);
+export type ExecInput = Static<typeof ExecBody>;
+
+export const ExecResult = Type.Object({
+  output: Type.String({ description: 'stdout when exit_code is 0; otherwise stderr (stdout when stderr is empty).' }),
+  exit_code: Type.Integer(),
+  error: Type.Optional(Type.String({ description: 'Set only for an infrastructure failure (sandbox not running or unreachable); exit_code is then 1.' })),
+  stdout: Type.String(),
+  stderr: Type.String(),
+  truncated: Type.Boolean({ description: 'True when stdout or stderr exceeded 1 MiB and was cut.' }),
+  timed_out: Type.Boolean(),
+  duration_ms: Type.Integer(),
+});

@@ -1,0 +1,314 @@
+// Sandbox rules: validation across fields, the plan's concurrency limit, creation and set-up,
+// exec, destroy and reconciliation after a restart. The runtime does the isolation work.
+import type { Kysely } from 'kysely';
+import type { Config, Plan } from '../config.js';
+import type { Principal } from '../core/access.js';
+import type { Dialect } from '../core/db/database.js';
+import type { Database } from '../core/db/schema.js';
+import { Invalid, LimitExceeded, NotFound } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { nowIso } from '../core/time.js';
+import { PLAN_LIMITS } from '../billing/plans.js';
+import { InvalidAllowlistEntry, parseAllowlist } from '../runtime/network/index.js';
+import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime/errors.js';
+import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
+import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
+import type { CreateSandboxInput, ExecInput } from './schemas.js';
+import { setupSteps } from './setup-steps.js';
+import * as store from './store.js';
+import { sandboxView } from './views.js';
+
+export const EXEC_OUTPUT_CAP_BYTES = 1024 * 1024;
+const DEFAULT_EXEC_TIMEOUT_SECONDS = 300;
+const ERROR_TAIL_CHARS = 2000;
+
+export interface ExecOutcome {
+  output: string;
+  exit_code: number;
+  error?: string;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timed_out: boolean;
+  duration_ms: number;
+}
+
+export interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+function infrastructureFailure(error: string): ExecOutcome {
+  return { output: '', exit_code: 1, error, stdout: '', stderr: '', truncated: false, timed_out: false, duration_ms: 0 };
+}
+
+function tail(text: string): string {
+  return text.length > ERROR_TAIL_CHARS ? `…${text.slice(-ERROR_TAIL_CHARS)}` : text;
+}
+
+function validateCombination(input: CreateSandboxInput): void {
+  const mode = input.network_mode ?? 'full';
+  if (mode === 'allowlist' && !input.allowlist?.length) throw new Invalid('body.allowlist', 'is required (non-empty) when network_mode is allowlist');
+  if (mode !== 'allowlist' && input.allowlist !== undefined) throw new Invalid('body.allowlist', 'is only used with network_mode allowlist');
+  if (input.allowlist) {
+    try {
+      parseAllowlist(input.allowlist);
+    } catch (error) {
+      if (error instanceof InvalidAllowlistEntry) throw new Invalid('body.allowlist', error.message);
+      throw error;
+    }
+  }
+  for (const field of ['repo_token', 'repo_branch', 'repo_commit', 'repo_subdir'] as const) {
+    if (input[field] !== undefined && !input.repo) throw new Invalid(`body.${field}`, 'needs body.repo');
+  }
+  if (input.repo) {
+    let url: URL;
+    try {
+      url = new URL(input.repo);
+    } catch {
+      throw new Invalid('body.repo', 'must be an https URL');
+    }
+    if (url.protocol !== 'https:') throw new Invalid('body.repo', 'must be an https URL');
+    if (mode === 'none') throw new Invalid('body.repo', 'needs network access to clone: use network_mode full or allowlist');
+  }
+  if (input.packages?.length && !/^(node|python)-/.test(input.template)) {
+    throw new Invalid('body.packages', 'can only be installed on node-* (npm) and python-* (pip) templates');
+  }
+}
+
+/** The allowlist the network layer enforces: the user's, plus the repository host so the clone works. */
+function effectiveAllowlist(input: CreateSandboxInput): string[] {
+  if ((input.network_mode ?? 'full') !== 'allowlist') return [];
+  const entries = [...(input.allowlist ?? [])];
+  if (input.repo) {
+    const host = new URL(input.repo).hostname;
+    if (!entries.includes(host)) entries.push(host);
+  }
+  return entries;
+}
+
+export class SandboxService {
+  /** Set-up work running in the background, so shutdown and tests can wait for it. */
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly runtime: SandboxRuntime,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {}
+
+  async create(principal: Principal, input: CreateSandboxInput) {
+    validateCombination(input);
+    await this.requireReadyTemplate(input.template);
+    const now = nowIso();
+    const row: store.SandboxRow = {
+      id: newId('sbx'),
+      account_id: principal.accountId,
+      status: 'creating',
+      error: null,
+      runtime: this.runtime.name,
+      template: input.template,
+      cpus: input.cpus ?? 2,
+      memory_mb: input.memory_mb ?? 512,
+      disk_gb: input.disk_gb ?? 5,
+      network_mode: input.network_mode ?? 'full',
+      allowlist: JSON.stringify(input.allowlist ?? []),
+      env: JSON.stringify(input.env ?? {}),
+      ip: null,
+      repo: input.repo ?? null,
+      repo_branch: input.repo_branch ?? null,
+      repo_commit: input.repo_commit ?? null,
+      repo_subdir: input.repo_subdir ?? null,
+      budget: input.budget ?? null,
+      init_script: input.init_script ?? null,
+      timeout: input.timeout ?? null,
+      packages: JSON.stringify(input.packages ?? []),
+      agents: JSON.stringify(input.agents ?? []),
+      created_at: now,
+      updated_at: now,
+      last_activity_at: now,
+      destroyed_at: null,
+    };
+    await this.insertWithinPlan(principal.plan, row);
+
+    try {
+      const info = await this.runtime.create({
+        id: row.id,
+        template: row.template,
+        cpus: row.cpus,
+        memoryMb: row.memory_mb,
+        diskGb: row.disk_gb,
+        networkMode: input.network_mode ?? 'full',
+        allowlist: effectiveAllowlist(input),
+        env: input.env ?? {},
+      });
+      row.ip = info.ip;
+    } catch (error) {
+      await store.updateSandbox(this.db, row.id, { status: 'error', error: (error as Error).message, updated_at: nowIso() });
+      if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
+      throw error;
+    }
+
+    const steps = setupSteps(input, this.config.agentCatalog);
+    row.status = steps.length ? 'creating' : 'running';
+    row.updated_at = nowIso();
+    await store.transitionSandbox(this.db, row.id, ['creating'], { status: row.status, ip: row.ip, updated_at: row.updated_at });
+    if (steps.length) this.track(this.runSetup(row.id, steps));
+    return row;
+  }
+
+  private async requireReadyTemplate(name: string): Promise<void> {
+    const template = findTemplate(name);
+    if (template && !(await templateLowerDirs(this.config.dataDir, name))) {
+      throw new Invalid('body.template', `${name} is not ready on this server: ${howToMakeReady(template)}`);
+    }
+  }
+
+  private async insertWithinPlan(plan: Plan, row: store.SandboxRow): Promise<void> {
+    const limit = PLAN_LIMITS[plan].concurrentSandboxes;
+    await this.db.transaction().execute(async (trx) => {
+      await store.lockAccount(trx, row.account_id, this.dialect);
+      if (limit !== null && (await store.countLiveSandboxes(trx, row.account_id)) >= limit) {
+        throw new LimitExceeded(`the ${plan} plan allows ${limit} concurrent sandboxes; destroy one or upgrade your plan`);
+      }
+      await store.insertSandbox(trx, row);
+    });
+  }
+
+  private track(work: Promise<void>): void {
+    this.pending.add(work);
+    work.finally(() => this.pending.delete(work));
+  }
+
+  /** Resolves when every background set-up has finished. */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private async runSetup(id: string, steps: ReturnType<typeof setupSteps>): Promise<void> {
+    for (const step of steps) {
+      let result: ExecResult;
+      try {
+        result = await this.runtime.exec(id, { command: step.command, env: step.env, timeoutMs: step.timeoutMs, maxOutputBytes: 64 * 1024 });
+      } catch (error) {
+        await this.failSetup(id, `${step.name} could not run: ${(error as Error).message}`);
+        return;
+      }
+      if (result.exitCode !== 0) {
+        const output = (result.stderr.length ? result.stderr : result.stdout).toString('utf8').trim();
+        const why = result.timedOut ? 'timed out' : `exited with ${result.exitCode}`;
+        await this.failSetup(id, `${step.name} ${why}${output ? `: ${tail(output)}` : ''}`);
+        return;
+      }
+    }
+    await store.transitionSandbox(this.db, id, ['creating'], { status: 'running', updated_at: nowIso() });
+  }
+
+  private async failSetup(id: string, message: string): Promise<void> {
+    this.log.warn({ sandbox_id: id, reason: message }, 'sandbox set-up failed');
+    await store.transitionSandbox(this.db, id, ['creating'], { status: 'error', error: message, updated_at: nowIso() });
+  }
+
+  async get(accountId: string, id: string): Promise<store.SandboxRow> {
+    const row = await store.findSandbox(this.db, accountId, id);
+    if (!row) throw new NotFound('sandbox');
+    return row;
+  }
+
+  async list(accountId: string, options: { limit: number; offset: number; includeDestroyed: boolean }) {
+    return store.listSandboxes(this.db, accountId, options);
+  }
+
+  async destroy(accountId: string, id: string): Promise<void> {
+    const row = await this.get(accountId, id);
+    if (row.status === 'destroyed') return;
+    await this.runtime.destroy(id);
+    const now = nowIso();
+    await store.updateSandbox(this.db, id, { status: 'destroyed', destroyed_at: now, updated_at: now });
+  }
+
+  async exec(accountId: string, id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }): Promise<ExecOutcome> {
+    const row = await this.get(accountId, id);
+    if (row.status !== 'running') return infrastructureFailure(`sandbox is ${row.status}${row.status === 'creating' ? ' (set-up is still running)' : ''}`);
+    await this.recordActivity(id);
+    let result: ExecResult;
+    try {
+      result = await this.runtime.exec(id, {
+        command: input.command,
+        env: input.env,
+        cwd: input.cwd,
+        timeoutMs: (input.timeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS) * 1000,
+        maxOutputBytes: EXEC_OUTPUT_CAP_BYTES,
+        onStdout: stream?.onStdout,
+        onStderr: stream?.onStderr,
+      });
+    } catch (error) {
+      if (error instanceof SandboxNotRunning || error instanceof SandboxNotFound) {
+        if (error instanceof SandboxNotFound || error.state === 'stopped') await this.markLost(id, error.message);
+        return infrastructureFailure(error.message);
+      }
+      this.log.error({ err: error, sandbox_id: id }, 'exec failed');
+      return infrastructureFailure('the sandbox could not run the command');
+    }
+    const stdout = result.stdout.toString('utf8');
+    const stderr = result.stderr.toString('utf8');
+    return {
+      output: result.exitCode === 0 ? stdout : stderr.length ? stderr : stdout,
+      exit_code: result.exitCode,
+      stdout,
+      stderr,
+      truncated: result.truncated,
+      timed_out: result.timedOut,
+      duration_ms: Math.round(result.durationMs),
+    };
+  }
+
+  /** Runs a command for another part of the API (files, git) with the same not-running rules as exec. */
+  async runInternal(accountId: string, id: string, request: { command: string; stdin?: Buffer; maxOutputBytes: number; timeoutMs?: number }) {
+    const row = await this.get(accountId, id);
+    if (row.status !== 'running') throw new SandboxUnavailable(row.status);
+    await this.recordActivity(id);
+    try {
+      return await this.runtime.exec(id, { command: request.command, stdin: request.stdin, timeoutMs: request.timeoutMs ?? 60_000, maxOutputBytes: request.maxOutputBytes });
+    } catch (error) {
+      if (error instanceof SandboxNotRunning || error instanceof SandboxNotFound) throw new SandboxUnavailable(error.message);
+      throw error;
+    }
+  }
+
+  async recordActivity(id: string): Promise<void> {
+    await store.updateSandbox(this.db, id, { last_activity_at: nowIso() });
+  }
+
+  private async markLost(id: string, why: string): Promise<void> {
+    await store.transitionSandbox(this.db, id, ['running', 'creating'], { status: 'error', error: `sandbox stopped unexpectedly: ${why}`, updated_at: nowIso() });
+  }
+
+  /** After a restart: keep live sandboxes, mark dead ones `error`, let the runtime clean leftovers. */
+  async reconcile(): Promise<void> {
+    const known = await store.sandboxesInStatus(this.db, store.LIVE_STATUSES);
+    const result = await this.runtime.reconcile(known.map((row) => row.id));
+    const now = nowIso();
+    for (const id of result.dead) {
+      await store.updateSandbox(this.db, id, { status: 'error', error: 'sandbox processes were gone after a server restart', updated_at: now });
+    }
+    // Set-up cannot resume after a restart: a sandbox still creating is left in error.
+    for (const row of known.filter((r) => r.status === 'creating' && !result.dead.includes(r.id))) {
+      await store.updateSandbox(this.db, row.id, { status: 'error', error: 'the server restarted during set-up', updated_at: now });
+    }
+    this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
+  }
+
+  view(row: store.SandboxRow) {
+    return sandboxView(row);
+  }
+}
+
+export class SandboxUnavailable extends Error {
+  constructor(readonly why: string) {
+    super(why.startsWith('sandbox') ? why : `sandbox is ${why}`);
+  }
+}

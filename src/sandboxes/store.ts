@@ -1,0 +1,51 @@
+// SQL for sandboxes.
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database, SandboxesTable } from '../core/db/schema.js';
+
+export type SandboxRow = Selectable<SandboxesTable>;
+
+/** Statuses that hold resources and count against the plan's concurrency limit. */
+export const LIVE_STATUSES = ['creating', 'running', 'paused'] as const;
+
+export function insertSandbox(db: Kysely<Database>, row: SandboxRow) {
+  return db.insertInto('sandboxes').values(row).execute();
+}
+
+export function findSandbox(db: Kysely<Database>, accountId: string, id: string) {
+  return db.selectFrom('sandboxes').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export function listSandboxes(db: Kysely<Database>, accountId: string, options: { includeDestroyed: boolean; limit: number; offset: number }) {
+  let query = db.selectFrom('sandboxes').selectAll().where('account_id', '=', accountId);
+  if (!options.includeDestroyed) query = query.where('status', '!=', 'destroyed');
+  return query.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
+}
+
+export async function countLiveSandboxes(db: Kysely<Database>, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('sandboxes')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('status', 'in', LIVE_STATUSES)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Serializes sandbox creation per account on PostgreSQL (SQLite transactions are serialized already). */
+export async function lockAccount(db: Kysely<Database>, accountId: string, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for update`.execute(db);
+}
+
+export function updateSandbox(db: Kysely<Database>, id: string, changes: Updateable<SandboxesTable>) {
+  return db.updateTable('sandboxes').set(changes).where('id', '=', id).execute();
+}
+
+/** Moves a sandbox from one of `from` to `to`; false when it was in none of them (someone else moved it). */
+export async function transitionSandbox(db: Kysely<Database>, id: string, from: readonly string[], changes: Updateable<SandboxesTable>): Promise<boolean> {
+  const result = await db.updateTable('sandboxes').set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function sandboxesInStatus(db: Kysely<Database>, statuses: readonly string[]) {
+  return db.selectFrom('sandboxes').selectAll().where('status', 'in', statuses).execute();
+}

@@ -1,0 +1,66 @@
+// Every creation field is validated before anything is created: 400 naming the field, nothing stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../helpers/backends.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+
+const base = { template: 'python-311' };
+const CASES: [string, object, string][] = [
+  ['missing template', {}, 'body.template'],
+  ['unknown template', { template: 'ubuntu' }, 'body.template'],
+  ['cpus 0', { ...base, cpus: 0 }, 'body.cpus'],
+  ['cpus 9', { ...base, cpus: 9 }, 'body.cpus'],
+  ['cpus fractional', { ...base, cpus: 1.5 }, 'body.cpus'],
+  ['cpus as string', { ...base, cpus: '2' }, 'body.cpus'],
+  ['memory 127', { ...base, memory_mb: 127 }, 'body.memory_mb'],
+  ['memory 8193', { ...base, memory_mb: 8193 }, 'body.memory_mb'],
+  ['disk 0', { ...base, disk_gb: 0 }, 'body.disk_gb'],
+  ['disk 51', { ...base, disk_gb: 51 }, 'body.disk_gb'],
+  ['bad network mode', { ...base, network_mode: 'open' }, 'body.network_mode'],
+  ['allowlist mode without allowlist', { ...base, network_mode: 'allowlist' }, 'body.allowlist'],
+  ['allowlist mode with empty allowlist', { ...base, network_mode: 'allowlist', allowlist: [] }, 'body.allowlist'],
+  ['allowlist with full mode', { ...base, network_mode: 'full', allowlist: ['example.com'] }, 'body.allowlist'],
+  ['wildcard allowlist entry', { ...base, network_mode: 'allowlist', allowlist: ['*.example.com'] }, 'body.allowlist'],
+  ['allowlist entry with scheme', { ...base, network_mode: 'allowlist', allowlist: ['https://example.com'] }, 'body.allowlist'],
+  ['env with number value', { ...base, env: { PORT: 3000 } }, 'body.env'],
+  ['env with bad name', { ...base, env: { 'BAD-NAME': 'x' } }, 'body.env'],
+  ['env as array', { ...base, env: ['A=1'] }, 'body.env'],
+  ['repo over http', { ...base, repo: 'http://example.com/r.git' }, 'body.repo'],
+  ['repo as ssh', { ...base, repo: 'git@example.com:r.git' }, 'body.repo'],
+  ['repo with network none', { ...base, repo: 'https://example.com/r.git', network_mode: 'none' }, 'body.repo'],
+  ['repo_branch without repo', { ...base, repo_branch: 'main' }, 'body.repo_branch'],
+  ['repo_token without repo', { ...base, repo_token: 'secret' }, 'body.repo_token'],
+  ['repo_commit not hex', { ...base, repo: 'https://example.com/r.git', repo_commit: 'HEAD~1' }, 'body.repo_commit'],
+  ['repo_subdir escaping', { ...base, repo: 'https://example.com/r.git', repo_subdir: '../etc' }, 'body.repo_subdir'],
+  ['repo_branch with shell', { ...base, repo: 'https://example.com/r.git', repo_branch: 'main;rm -rf /' }, 'body.repo_branch'],
+  ['negative budget', { ...base, budget: -1 }, 'body.budget'],
+  ['zero budget', { ...base, budget: 0 }, 'body.budget'],
+  ['timeout too small', { ...base, timeout: 1 }, 'body.timeout'],
+  ['packages not array', { ...base, packages: 'left-pad' }, 'body.packages'],
+  ['package with option', { ...base, packages: ['--index-url=http://evil'] }, 'body.packages'],
+  ['packages on minimal', { template: 'minimal', packages: ['left-pad'] }, 'body.packages'],
+  ['unknown agent', { ...base, agents: ['agent_z'] }, 'body.agents'],
+  ['duplicate agents', { ...base, agents: ['agent_a', 'agent_a'] }, 'body.agents'],
+  ['unknown field', { ...base, gpu: true }, 'body.gpu'],
+  ['null template', { template: null }, 'body.template'],
+  ['init_script empty', { ...base, init_script: '' }, 'body.init_script'],
+];
+
+describe.each(BACKENDS)('sandbox creation validation on %s', (backend) => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startApp(backend, {}, { runtime: 'runc' });
+    key = (await t.signup()).key;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each(CASES)('%s → 400 naming the field', async (_label, body, field) => {
+    const reply = await t.request('POST', '/v1/sandboxes', { token: key, body });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toContain(field);
+    const rows = await t.storage.db.selectFrom('sandboxes').select('id').execute();
+    expect(rows).toEqual([]);
+  });
+});
