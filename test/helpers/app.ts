@@ -44,6 +44,8 @@ export interface TestApp {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>;
   /** Signs up a new account with a unique email; returns its key and account. */
   signup(overrides?: { email?: string; password?: string; name?: string }): Promise<{ key: string; account: any; email: string; password: string }>;
+  /** Signs up an account on `plan`; the returned key is minted after the plan change, so it sees the plan at once. */
+  signupOnPlan(plan: 'free' | 'pro' | 'team' | 'enterprise'): Promise<{ key: string; account: any }>;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,12 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       const reply = await request('POST', '/signup', { body: { email, password, ...(overrides.name ? { name: overrides.name } : {}) } });
       if (reply.status !== 201) throw new Error(`signup failed: ${reply.status} ${reply.text}`);
       return { key: reply.body.api_key, account: reply.body.account, email, password };
+    },
+    async signupOnPlan(plan) {
+      const { key, account } = await this.signup();
+      await storage.db.updateTable('accounts').set({ plan }).where('id', '=', account.id).execute();
+      const minted = await request('POST', '/v1/account/keys', { token: key, body: { name: `on-${plan}` } });
+      return { key: minted.body.key as string, account: { ...account, plan } };
     },
     async close() {
       if (runtime && services.sandboxes) {

@@ -29,9 +29,7 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
 
   beforeAll(async () => {
     t = await startApp(backend, {}, { runtime });
-    key = (await t.signup()).key;
-    await t.storage.db.updateTable('accounts').set({ plan: 'team' }).execute();
-    await sleep(5_100); // the credential cache keeps the old plan for 5 s
+    key = (await t.signupOnPlan('team')).key;
     const reply = await create({ cpus: 1, memory_mb: 256, disk_gb: 1, env: { GREETING: 'hello from env' } });
     expect(reply.status).toBe(201);
     sandbox = reply.body;
