@@ -1,9 +1,12 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
 import { benchApi } from './api.js';
+import { benchSandboxes } from './sandboxes.js';
 import { printTable, type BenchRow } from './table.js';
 
 const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }> = {
   api: { title: 'API: authenticated request vs hello route (same process, autocannon, 32 connections)', run: benchApi },
+  runc: { title: 'Sandboxes on runc: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('runc') },
+  gvisor: { title: 'Sandboxes on gVisor: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('gvisor') },
 };
 
 const selected = process.argv.slice(2).filter((name) => !name.startsWith('-'));

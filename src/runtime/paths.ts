@@ -9,6 +9,7 @@ export interface RuntimePaths {
   sandboxesDir: string;
   runcRoot: string;
   runscRoot: string;
+  diskPoolDir: string;
 }
 
 export function runtimePaths(dataDir: string): RuntimePaths {
@@ -21,6 +22,7 @@ export function runtimePaths(dataDir: string): RuntimePaths {
     sandboxesDir: path.join(root, 'sandboxes'),
     runcRoot: path.join(root, 'runtime', 'runc'),
     runscRoot: path.join(root, 'runtime', 'runsc'),
+    diskPoolDir: path.join(root, 'runtime', 'disk-pool'),
   };
 }
 

@@ -1,7 +1,6 @@
 // gVisor (runsc): the sandbox's system calls are served by gVisor's Sentry, not the host kernel.
 // runsc is started inside the sandbox's network namespace with --network=host (its own netstack cannot
 // start on this kernel), and with --overlay2=none so writes land in the sandbox's overlay upper dir.
-import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -38,7 +37,7 @@ export class GvisorDriver implements OciDriver {
       file: binary,
       args: [...this.globalArgs, 'exec', '--cwd', process.cwd, ...envFlags(process.env), '--internal-pid-file', pidFile,
         id, ...process.args],
-      killTree: async (_child: ChildProcess) => {
+      killTree: async () => {
         const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
         if (pid > 0) await this.killInsideTree(id, pid);
       },
@@ -56,9 +55,11 @@ export class GvisorDriver implements OciDriver {
     for (let index = 0; index < doomed.length; index++) {
       for (const candidate of processes) if (candidate.PPID === doomed[index]) doomed.push(candidate.PID);
     }
-    await Promise.all(
-      doomed.map((pid) => run(binary, [...this.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {})),
-    );
+    const kill = (pid: number): Promise<unknown> =>
+      run(binary, [...this.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {});
+    // The exec'd process first: were a child killed first, the parent could run on for a moment.
+    await kill(rootPid);
+    await Promise.all(doomed.slice(1).map(kill));
   }
 
   async pause(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 // Reads a sandbox's cgroup, on cgroup v1 (including hybrid hosts) and on the unified v2 hierarchy.
-import { access, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const cgroupRoot = '/sys/fs/cgroup';
@@ -56,5 +56,16 @@ async function exists(file: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Names of the child cgroups under `parentPath` (for example the sandboxes under /paddock). */
+export async function cgroupChildren(parentPath: string): Promise<string[]> {
+  const dir = (await cgroupVersion()) === 2 ? path.join(cgroupRoot, parentPath) : path.join(cgroupRoot, 'memory', parentPath);
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
   }
 }

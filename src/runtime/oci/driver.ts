@@ -1,5 +1,4 @@
 // What differs between OCI runtimes (runc, runsc); everything else lives in the shared OciSandboxRuntime.
-import type { ChildProcess } from 'node:child_process';
 import type { RuntimeName } from '../runtime.js';
 
 export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
@@ -14,8 +13,8 @@ export interface ExecProcessSpec {
 export interface PreparedExec {
   file: string;
   args: string[];
-  /** Kills the exec'd process and everything it started inside the sandbox. */
-  killTree(child: ChildProcess): Promise<void>;
+  /** Kills the exec'd process and everything it started inside the sandbox; `runtimePid` is the host pid of `file`. */
+  killTree(runtimePid: number | undefined): Promise<void>;
   /** Releases per-exec host files. */
   cleanup(): Promise<void>;
 }

@@ -53,7 +53,7 @@ export function runPreparedExec(prepared: PreparedExec, request: ExecRequest): P
   let timedOut = false;
   let killing: Promise<void> | null = null;
   const killTree = (): void => {
-    killing ??= prepared.killTree(child).catch(() => {}).finally(() => child.kill('SIGKILL'));
+    killing ??= prepared.killTree(child.pid).catch(() => {}).finally(() => child.kill('SIGKILL'));
   };
   const timer = setTimeout(() => {
     timedOut = true;

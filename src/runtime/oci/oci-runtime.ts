@@ -2,12 +2,14 @@
 // Only the runtime CLI calls differ, and those live behind OciDriver (runc/, gvisor/).
 import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cgroupDirs, readCgroupUsage } from '../host/cgroups.js';
+import { cgroupChildren, cgroupDirs, readCgroupUsage } from '../host/cgroups.js';
 import { mountPointsUnder } from '../host/mounts.js';
 import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
 import { runtimePaths, sandboxPaths, type SandboxPaths } from '../paths.js';
 import { createSandboxRootfs, removeSandboxRootfs } from '../rootfs/sandbox-rootfs.js';
+import { writeFileInRootfs } from '../rootfs/confined-write.js';
 import { diskUsedBytes } from '../rootfs/disk.js';
+import { DiskPool } from '../rootfs/disk-pool.js';
 import { findTemplate, howToMakeReady } from '../templates/catalog.js';
 import { templateLowerDirs } from '../templates/template-store.js';
 import { SandboxAlreadyExists, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../errors.js';
@@ -20,7 +22,7 @@ import type { OciDriver } from './driver.js';
 import { runPreparedExec } from './exec-process.js';
 import { readListeningPorts } from './listening-ports.js';
 import { spawnPty } from './pty.js';
-import { readSandboxRecord, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
+import { readSandboxRecord, sandboxCgroupParent, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
 
 export interface OciRuntimeOptions {
   dataDir: string;
@@ -34,12 +36,14 @@ export class OciSandboxRuntime implements SandboxRuntime {
   readonly name: RuntimeName;
   private readonly records = new Map<string, SandboxRecord>();
   private readonly networkPids = new Map<string, number>();
+  private readonly diskPool: DiskPool;
 
   constructor(
     private readonly driver: OciDriver,
     private readonly options: OciRuntimeOptions,
   ) {
     this.name = driver.name;
+    this.diskPool = new DiskPool(runtimePaths(options.dataDir).diskPoolDir);
   }
 
   async init(): Promise<void> {
@@ -58,15 +62,15 @@ export class OciSandboxRuntime implements SandboxRuntime {
     if (this.records.has(spec.id) || (await readSandboxRecord(paths.stateFile))) throw new SandboxAlreadyExists(spec.id);
     try {
       const [, { netnsPath, ip }] = await Promise.all([
-        createSandboxRootfs({ paths, lowerDirs, diskGb: spec.diskGb, hostname: spec.id }),
+        createSandboxRootfs({ paths, lowerDirs, diskGb: spec.diskGb, hostname: spec.id, diskPool: this.diskPool }),
         this.options.network.attach(spec.id, spec.networkMode, spec.allowlist),
       ]);
       const nameFiles = await sandboxNameFiles(
         { dnsServers: this.options.dnsServers },
         { id: spec.id, mode: spec.networkMode, ip },
       );
-      await writeFile(path.join(paths.rootfs, 'etc/resolv.conf'), nameFiles.resolvConf);
-      await writeFile(path.join(paths.rootfs, 'etc/hosts'), nameFiles.hosts);
+      await writeFileInRootfs(paths.rootfs, 'etc/resolv.conf', nameFiles.resolvConf);
+      await writeFileInRootfs(paths.rootfs, 'etc/hosts', nameFiles.hosts);
       const record: SandboxRecord = {
         id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
         netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, createdAt: new Date().toISOString(),
@@ -77,7 +81,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
         netnsPath: this.driver.joinsNetnsFromConfig ? netnsPath : null, seccomp: this.driver.usesSeccompProfile,
       });
       await mkdir(paths.bundleDir, { recursive: true });
-      await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config));
+      await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
       await writeSandboxRecord(paths.stateFile, record);
       await this.driver.start(spec.id, paths.bundleDir, netnsPath);
       this.records.set(spec.id, record);
@@ -182,10 +186,21 @@ export class OciSandboxRuntime implements SandboxRuntime {
       await this.destroy(id);
       result.cleaned.push(id);
     }
+    // Cgroups are host-wide (shared by every data dir): only empty ones are removed, a live one refuses rmdir.
+    for (const id of await cgroupChildren(sandboxCgroupParent)) {
+      if (!known.has(id) && (await removeCgroups(sandboxCgroupsPath(id))) && !result.cleaned.includes(id)) {
+        result.cleaned.push(id);
+      }
+    }
     for (const id of await this.options.network.reconcile(knownIds)) {
       if (!result.cleaned.includes(id)) result.cleaned.push(id);
     }
     return result;
+  }
+
+  async close(): Promise<void> {
+    this.diskPool.stop();
+    await this.options.network.close();
   }
 
   private paths(id: string): SandboxPaths {
@@ -213,8 +228,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 }
 
-async function removeCgroups(cgroupsPath: string): Promise<void> {
+/** Removes the sandbox's cgroup in every hierarchy; true when something was removed. */
+async function removeCgroups(cgroupsPath: string): Promise<boolean> {
+  let removed = false;
   for (const dir of await cgroupDirs(cgroupsPath)) {
-    await rmdir(dir).catch(() => {});
+    removed = (await rmdir(dir).then(() => true, () => false)) || removed;
   }
+  return removed;
 }

@@ -6,8 +6,9 @@ import type { PreparedExec } from './driver.js';
 export function spawnPty(prepared: PreparedExec, cols: number, rows: number): PtyProcess {
   const terminal = nodePty.spawn(prepared.file, prepared.args, { name: 'xterm-256color', cols, rows, encoding: null });
   const dataListeners: ((data: Buffer) => void)[] = [];
+  // With `encoding: null` node-pty hands over raw bytes, so multi-byte characters split across reads survive.
   terminal.onData((data: string | Buffer) => {
-    const chunk = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
+    const chunk = Buffer.from(data);
     for (const listener of dataListeners) listener(chunk);
   });
   let exited = false;
@@ -16,7 +17,7 @@ export function spawnPty(prepared: PreparedExec, cols: number, rows: number): Pt
     void prepared.cleanup();
   });
   return {
-    write: (data) => terminal.write(typeof data === 'string' ? data : data.toString('binary')),
+    write: (data) => terminal.write(data),
     resize: (newCols, newRows) => {
       if (!exited) terminal.resize(newCols, newRows);
     },
@@ -24,7 +25,7 @@ export function spawnPty(prepared: PreparedExec, cols: number, rows: number): Pt
     onExit: (listener) => void terminal.onExit(({ exitCode }) => listener(exitCode)),
     kill: () => {
       if (exited) return;
-      void prepared.killTree(fakeChild(terminal.pid)).finally(() => {
+      void prepared.killTree(terminal.pid).finally(() => {
         try {
           terminal.kill('SIGKILL');
         } catch {
@@ -33,8 +34,4 @@ export function spawnPty(prepared: PreparedExec, cols: number, rows: number): Pt
       });
     },
   };
-}
-
-function fakeChild(pid: number): import('node:child_process').ChildProcess {
-  return { pid } as import('node:child_process').ChildProcess;
 }

@@ -28,6 +28,8 @@ export async function readSandboxRecord(file: string): Promise<SandboxRecord | n
   }
 }
 
+export const sandboxCgroupParent = '/paddock';
+
 export function sandboxCgroupsPath(id: string): string {
-  return `/paddock/${id}`;
+  return `${sandboxCgroupParent}/${id}`;
 }

@@ -1,5 +1,4 @@
 // runc: containers are host processes in namespaces; seccomp, capabilities and cgroups are the boundary.
-import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -39,8 +38,8 @@ export class RuncDriver implements OciDriver {
       args: [...this.globalArgs, 'exec', ...(process.tty ? ['--tty'] : []), '--cwd', process.cwd,
         ...envFlags(process.env), id, ...process.args],
       // The exec'd process and its children are host processes below the `runc exec` process.
-      killTree: async (child: ChildProcess) => {
-        if (child.pid !== undefined) killPids(await descendantPids(child.pid));
+      killTree: async (runtimePid) => {
+        if (runtimePid !== undefined) killPids(await descendantPids(runtimePid));
       },
       cleanup: async () => {},
     };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { run } from '../host/command.js';
 import { debianMirrorFor, hostSourceFiles } from '../host/apt-sources.js';
 import { runtimePaths } from '../paths.js';
+import { makeDirInRootfs, writeFileInRootfs } from '../rootfs/confined-write.js';
 import { aptCleanupScript, runInChroot } from './chroot.js';
 import { basePackages, debianSuite } from './catalog.js';
 
@@ -28,9 +29,9 @@ export async function isBaseLayerReady(dataDir: string): Promise<boolean> {
 
 /** Files Paddock needs in every root filesystem: the workspace and the mount point of its init. */
 export async function addPaddockMountPoints(rootDir: string): Promise<void> {
-  await mkdir(path.join(rootDir, 'workspace'), { recursive: true, mode: 0o755 });
-  await mkdir(path.join(rootDir, '.paddock'), { recursive: true, mode: 0o755 });
-  await writeFile(path.join(rootDir, '.paddock', 'init'), '', { mode: 0o755 });
+  await makeDirInRootfs(rootDir, 'workspace');
+  await makeDirInRootfs(rootDir, '.paddock');
+  await writeFileInRootfs(rootDir, '.paddock/init', '', 0o755);
 }
 
 async function copyHostAptSources(rootDir: string): Promise<void> {
@@ -56,6 +57,7 @@ export async function buildBaseLayer(dataDir: string, log: (line: string) => voi
   await run('debootstrap', ['--variant=minbase', `--include=${basePackages.join(',')}`, debianSuite, partialDir, mirror], {
     timeoutMs: 20 * 60_000,
   });
+  log(`base: debootstrap done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await copyHostAptSources(partialDir);
   // Package lists live in the base so template layers install without downloading them again.
   await runInChroot(partialDir, `apt-get update -qq\napt-get -y -qq upgrade\n${aptCleanupScript}`);

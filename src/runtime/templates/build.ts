@@ -1,7 +1,7 @@
 // Builds the requested templates (all buildable ones by default), skipping those already ready.
 import { findTemplate, templateCatalog, type TemplateDefinition } from './catalog.js';
 import { buildBaseLayer } from './base-layer.js';
-import { buildTemplateLayer } from './template-layer.js';
+import { buildTemplateLayer, layerNeedsBase } from './template-layer.js';
 import { templateLowerDirs } from './template-store.js';
 
 export interface BuildReport {
@@ -23,16 +23,24 @@ export async function buildTemplates(
     if (await templateLowerDirs(dataDir, template.name)) skipped.push(template.name);
     else pending.push(template);
   }
-  if (pending.length > 0) await buildBaseLayer(dataDir, log);
-  // Two at a time: a layer build waits on downloads about half the time, so a pair overlaps well on two cores.
-  const queue = [...pending];
-  const worker = async (): Promise<void> => {
-    for (let template = queue.shift(); template; template = queue.shift()) {
-      await buildTemplateLayer(dataDir, template, log);
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  // Layers that only add files are built while debootstrap runs; apt layers wait for the base and then
+  // go two at a time (each waits on downloads about half the time, so a pair overlaps well on two cores).
+  const addsFilesOnly = pending.filter((template) => !layerNeedsBase(template.recipe!));
+  const usesBase = pending.filter((template) => layerNeedsBase(template.recipe!));
+  const build = (template: TemplateDefinition): Promise<void> => buildTemplateLayer(dataDir, template, log);
+  const filesOnlyDone = inPool(addsFilesOnly, 1, build);
+  const baseDone = pending.length > 0 ? buildBaseLayer(dataDir, log) : Promise.resolve();
+  const results = await Promise.allSettled([filesOnlyDone, baseDone.then(() => inPool(usesBase, 2, build))]);
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
   return { built: pending.map((t) => t.name), skipped, durationMs: Date.now() - started };
+}
+
+async function inPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 function requireBuildable(name: string): TemplateDefinition {

@@ -1,4 +1,5 @@
 // Builds one template's own layer on top of the base: an overlay whose upper dir becomes the layer.
+// A recipe without apt packages only adds files, so its layer is written directly and needs no base yet.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from '../host/command.js';
@@ -22,11 +23,16 @@ export async function buildTemplateLayer(dataDir: string, template: TemplateDefi
   await mkdir(workDir, { recursive: true });
   await mkdir(mergedDir, { recursive: true });
   const started = Date.now();
-  await mountOverlay({ lowerDirs: [baseLayerDir(dataDir)], upperDir: layerDir, workDir, target: mergedDir });
-  try {
-    await applyRecipe(dataDir, mergedDir, recipe, (line) => log(`${template.name}: ${line}`));
-  } finally {
-    await unmount(mergedDir);
+  const prefixedLog = (line: string): void => log(`${template.name}: ${line}`);
+  if (!layerNeedsBase(recipe)) {
+    await applyRecipe(dataDir, layerDir, recipe, prefixedLog);
+  } else {
+    await mountOverlay({ lowerDirs: [baseLayerDir(dataDir)], upperDir: layerDir, workDir, target: mergedDir });
+    try {
+      await applyRecipe(dataDir, mergedDir, recipe, prefixedLog);
+    } finally {
+      await unmount(mergedDir);
+    }
   }
   await rm(workDir, { recursive: true, force: true });
   await rm(mergedDir, { recursive: true, force: true });
@@ -37,6 +43,11 @@ export async function buildTemplateLayer(dataDir: string, template: TemplateDefi
     readyAt: new Date().toISOString(),
   });
   log(`${template.name}: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Whether building the layer runs programs of the base (apt), rather than only adding files. */
+export function layerNeedsBase(recipe: LayerRecipe): boolean {
+  return recipe.aptPackages.length > 0;
 }
 
 async function applyRecipe(dataDir: string, rootDir: string, recipe: LayerRecipe, log: (line: string) => void): Promise<void> {
@@ -75,5 +86,6 @@ async function installNode(dataDir: string, rootDir: string, major: number, log:
   await run('tar', ['-xzf', tarball, '-C', prefix, '--strip-components=1', '--no-same-owner',
     'package/bin/node', 'package/include', 'package/share']);
   await rm(cacheDir, { recursive: true, force: true });
+  await mkdir(path.join(rootDir, 'etc/profile.d'), { recursive: true });
   await writeFile(path.join(rootDir, 'etc/profile.d/paddock-node.sh'), 'export PATH="/usr/local/bin:$PATH"\n');
 }

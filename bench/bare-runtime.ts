@@ -1,0 +1,85 @@
+// Baselines for the sandbox benchmarks: the OCI runtime driven by hand on the same root filesystem,
+// with nothing of Paddock around it (no overlay per sandbox, no disk image, no network namespace).
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { RuntimeName } from '../src/runtime/runtime.js';
+
+const run = promisify(execFile);
+
+export interface BareRuntime {
+  /** `runc run` / `runsc run` of `true`: create, start, exit, delete. Milliseconds. */
+  runOnce(): Promise<number>;
+  /** Starts a long-lived container for exec timing; returns a function timing one `exec true`. */
+  startForExec(): Promise<{ execOnce(): Promise<number>; stop(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+function binary(name: RuntimeName): string {
+  return name === 'gvisor' ? 'runsc' : 'runc';
+}
+
+export async function bareRuntime(name: RuntimeName, lowerDirs: string[]): Promise<BareRuntime> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bare-'));
+  const rootfs = path.join(dir, 'rootfs');
+  const state = path.join(dir, 'state');
+  fs.mkdirSync(rootfs);
+  fs.mkdirSync(state);
+  // A read-only overlay of the template layers: the same files a sandbox sees.
+  await run('mount', ['-t', 'overlay', 'overlay', '-o', `ro,lowerdir=${lowerDirs.join(':')}`, rootfs]);
+  await run('runc', ['spec', '--bundle', dir]);
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'));
+  config.root = { path: rootfs, readonly: true };
+  config.process.terminal = false;
+  const write = (args: string[]) => {
+    config.process.args = args;
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+  };
+  const cli = (args: string[]) => {
+    const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
+    return run(binary(name), [...base, ...args], { cwd: dir });
+  };
+  // A detached container keeps any pipe it inherits open, so start it with stdio ignored.
+  const detached = (args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
+      const child = spawn(binary(name), [...base, ...args], { cwd: dir, stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${binary(name)} ${args.join(' ')} exited with ${code}`))));
+    });
+  let counter = 0;
+  return {
+    async runOnce() {
+      write(['true']);
+      const id = `bare${process.pid}x${counter++}`;
+      const start = performance.now();
+      await cli(['run', '--bundle', dir, id]);
+      const elapsed = performance.now() - start;
+      await cli(['delete', '--force', id]).catch(() => undefined);
+      return elapsed;
+    },
+    async startForExec() {
+      write(['sleep', 'infinity']);
+      const id = `bareexec${process.pid}x${counter++}`;
+      await detached(['run', '--detach', '--bundle', dir, id]);
+      return {
+        async execOnce() {
+          const start = performance.now();
+          await cli(['exec', id, 'true']);
+          return performance.now() - start;
+        },
+        async stop() {
+          await cli(['kill', id, 'KILL']).catch(() => undefined);
+          await new Promise((r) => setTimeout(r, 200));
+          await cli(['delete', '--force', id]).catch(() => undefined);
+        },
+      };
+    },
+    async close() {
+      await run('umount', [rootfs]).catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// Sandbox speed and density through the real API, against the bare runtime measured in the same run:
+// create → first exec, exec round trip, 50 concurrent creates, and host memory per idle sandbox.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.js';
+import { databaseFile, loadConfig } from '../src/config.js';
+import { openStorage } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createRuntime, templateLowerDirs, type RuntimeName } from '../src/runtime/index.js';
+import { bareRuntime } from './bare-runtime.js';
+import type { BenchRow } from './table.js';
+
+const TEMPLATE = process.env.BENCH_TEMPLATE ?? 'python-311';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const DENSITY = Number(process.env.BENCH_DENSITY ?? 50);
+
+function templatesDir(): string {
+  for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
+    if (candidate && fs.existsSync(path.join(candidate, TEMPLATE, 'ready.json'))) return path.resolve(candidate);
+  }
+  throw new Error(`template ${TEMPLATE} is not built: run npm run test:all or paddock templates build ${TEMPLATE}`);
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+
+function availableMemoryBytes(): number {
+  const line = fs.readFileSync('/proc/meminfo', 'utf8').split('\n').find((l) => l.startsWith('MemAvailable:'))!;
+  return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+export async function benchSandboxes(runtimeName: RuntimeName): Promise<BenchRow[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
+  fs.symlinkSync(templatesDir(), path.join(dataDir, 'templates'));
+  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000' });
+  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
+  await migrateToLatest(storage.db);
+  const runtime = createRuntime(runtimeName, { dataDir });
+  await runtime.init();
+  const { app, services } = await buildApp({ config, storage, runtime });
+  const { api_key } = await services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const api = async (method: string, route: string, body?: object) => {
+    const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${api_key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    return response.status === 204 ? null : response.json();
+  };
+  const spec = { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 };
+  const bare = await bareRuntime(runtimeName, (await templateLowerDirs(dataDir, TEMPLATE))!);
+
+  try {
+    // create → first exec, sequentially, against a bare run of `true`.
+    const ours: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      baseline.push(await bare.runOnce());
+      const start = performance.now();
+      const created: any = await api('POST', '/v1/sandboxes', spec);
+      const exec: any = await api('POST', `/v1/sandboxes/${created.id}/exec`, { command: 'true' });
+      ours.push(performance.now() - start);
+      if (exec.exit_code !== 0) throw new Error(`first exec failed: ${JSON.stringify(exec)}`);
+      await api('DELETE', `/v1/sandboxes/${created.id}`);
+    }
+
+    // exec round trip through the API against a bare exec into a running container.
+    const target: any = await api('POST', '/v1/sandboxes', spec);
+    const bareExec = await bare.startForExec();
+    const execOurs: number[] = [];
+    const execBare: number[] = [];
+    for (let i = 0; i < ROUNDS * 2; i++) {
+      execBare.push(await bareExec.execOnce());
+      const start = performance.now();
+      await api('POST', `/v1/sandboxes/${target.id}/exec`, { command: 'true' });
+      execOurs.push(performance.now() - start);
+    }
+    await bareExec.stop();
+    await api('DELETE', `/v1/sandboxes/${target.id}`);
+
+    // density: DENSITY sandboxes created at once, then left idle.
+    const before = availableMemoryBytes();
+    const start = performance.now();
+    const many: any[] = await Promise.all(Array.from({ length: DENSITY }, () => api('POST', '/v1/sandboxes', spec)));
+    const concurrentMs = performance.now() - start;
+    const failed = many.filter((s) => !s?.id);
+    if (failed.length) throw new Error(`${failed.length} of ${DENSITY} concurrent creates failed: ${JSON.stringify(failed[0])}`);
+    await new Promise((r) => setTimeout(r, 3000));
+    const perSandboxMb = (before - availableMemoryBytes()) / DENSITY / 1024 / 1024;
+    await Promise.all(many.map((s) => api('DELETE', `/v1/sandboxes/${s.id}`)));
+
+    const bareName = runtimeName === 'gvisor' ? 'runsc' : 'runc';
+    return [
+      { what: `create → first exec p50 (${runtimeName}) vs bare \`${bareName} run\``, ours: percentile(ours, 0.5), baseline: percentile(baseline, 0.5), unit: 'ms', better: 'lower', goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×' },
+      { what: `create → first exec p95 (${runtimeName}) vs bare \`${bareName} run\``, ours: percentile(ours, 0.95), baseline: percentile(baseline, 0.95), unit: 'ms', better: 'lower' },
+      { what: `exec round trip p50 (${runtimeName}) vs bare \`${bareName} exec\``, ours: percentile(execOurs, 0.5), baseline: percentile(execBare, 0.5), unit: 'ms', better: 'lower', goal: '≤ bare + 2 ms' },
+      { what: `${DENSITY} concurrent creates, total (${runtimeName}) vs ${DENSITY} × bare run p50`, ours: concurrentMs, baseline: DENSITY * percentile(baseline, 0.5), unit: 'ms', better: 'lower' },
+      { what: `host memory per idle sandbox (${runtimeName})`, ours: perSandboxMb, baseline: 10, unit: 'MB', better: 'lower', goal: runtimeName === 'runc' ? '≤ 10 MB' : '', note: 'goal' },
+    ];
+  } finally {
+    await bare.close();
+    await app.close();
+    await runtime.close?.();
+    await storage.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
