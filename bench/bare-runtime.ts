@@ -1,6 +1,6 @@
 // Baselines for the sandbox benchmarks: the OCI runtime driven by hand on the same root filesystem,
 // with nothing of Paddock around it (no overlay per sandbox, no disk image, no network namespace).
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +12,6 @@ const run = promisify(execFile);
 export interface BareRuntime {
   /** `runc run` / `runsc run` of `true`: create, start, exit, delete. Milliseconds. */
   runOnce(): Promise<number>;
-  /** Starts a long-lived container for exec timing; returns a function timing one `exec true`. */
-  startForExec(): Promise<{ execOnce(): Promise<number>; stop(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -41,14 +39,6 @@ export async function bareRuntime(name: RuntimeName, lowerDirs: string[]): Promi
     const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
     return run(binary(name), [...base, ...args], { cwd: dir });
   };
-  // A detached container keeps any pipe it inherits open, so start it with stdio ignored.
-  const detached = (args: string[]) =>
-    new Promise<void>((resolve, reject) => {
-      const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
-      const child = spawn(binary(name), [...base, ...args], { cwd: dir, stdio: 'ignore' });
-      child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${binary(name)} ${args.join(' ')} exited with ${code}`))));
-    });
   let counter = 0;
   return {
     async runOnce() {
@@ -60,26 +50,17 @@ export async function bareRuntime(name: RuntimeName, lowerDirs: string[]): Promi
       await cli(['delete', '--force', id]).catch(() => undefined);
       return elapsed;
     },
-    async startForExec() {
-      write(['sleep', 'infinity']);
-      const id = `bareexec${process.pid}x${counter++}`;
-      await detached(['run', '--detach', '--bundle', dir, id]);
-      return {
-        async execOnce() {
-          const start = performance.now();
-          await cli(['exec', id, 'true']);
-          return performance.now() - start;
-        },
-        async stop() {
-          await cli(['kill', id, 'KILL']).catch(() => undefined);
-          await new Promise((r) => setTimeout(r, 200));
-          await cli(['delete', '--force', id]).catch(() => undefined);
-        },
-      };
-    },
     async close() {
       await run('umount', [rootfs]).catch(() => undefined);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** `runc exec` / `runsc exec` of `true` straight into a running sandbox's container, bypassing Paddock. */
+export async function bareExec(name: RuntimeName, dataDir: string, id: string): Promise<number> {
+  const root = path.join(dataDir, 'runtime', binary(name));
+  const start = performance.now();
+  await run(binary(name), ['--root', root, 'exec', id, '/bin/sh', '-c', 'true']);
+  return performance.now() - start;
 }

@@ -32,6 +32,7 @@ export interface ApiKeyView {
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+const ACCOUNT_CACHE_MS = 5_000;
 
 export function accountView(row: store.AccountRow): AccountView {
   return { id: row.id, email: row.email, name: row.name, plan: row.plan, created_at: row.created_at };
@@ -56,6 +57,8 @@ export function normalizeEmail(email: string): string {
 export class AccountService {
   private readonly cache = new CredentialCache();
   private readonly lastTouchedMs = new Map<string, number>();
+  /** Account records, kept as long as credentials are (they change far less often than they are read). */
+  private readonly accounts = new Map<string, { view: AccountView; cachedAtMs: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -151,9 +154,21 @@ export class AccountService {
   }
 
   async getAccount(accountId: string): Promise<AccountView> {
+    const nowMs = Date.now();
+    const cached = this.accounts.get(accountId);
+    if (cached && nowMs - cached.cachedAtMs < ACCOUNT_CACHE_MS) return cached.view;
     const account = await store.findAccountById(this.db, accountId);
     if (!account) throw new NotFound('account');
-    return accountView(account);
+    const view = accountView(account);
+    if (this.accounts.size >= 10_000) this.accounts.clear();
+    this.accounts.set(accountId, { view, cachedAtMs: nowMs });
+    return view;
+  }
+
+  /** Drops what this process remembers of an account, after a change to it. */
+  forgetAccount(accountId: string): void {
+    this.accounts.delete(accountId);
+    this.cache.forgetAccount(accountId);
   }
 
   async listKeys(accountId: string): Promise<ApiKeyView[]> {

@@ -15,10 +15,19 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+// Random bytes are drawn in batches: one request to the CSPRNG per 256 ids instead of one per id.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 function encodeRandom(length: number): string {
-  const bytes = randomBytes(length);
+  if (poolOffset + length > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i] & 31];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[poolOffset + i] & 31];
+  poolOffset += length;
   return out;
 }
 

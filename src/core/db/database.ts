@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqlite } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,8 +36,27 @@ export function openStorage(options: StorageOptions): Storage {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', pgPool: null, close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/** Kysely prepares every query anew; preparing costs more than running a small query, so keep them. */
+function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqlite {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statement = sqlite.prepare(source);
+        statements.set(source, statement);
+      }
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
 }
 
 export async function isReachable(db: Kysely<Database>): Promise<boolean> {
