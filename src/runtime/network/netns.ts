@@ -23,18 +23,20 @@ export function netnsExec(
 }
 
 /** Creates the namespace with only loopback up and IPv6 disabled, as `none` mode leaves it. */
-export async function createNamespace(names: SandboxNames): Promise<void> {
+/**
+ * Creates the namespace with loopback up. IPv6 is disabled when the namespace will get an interface to
+ * the bridge (so link-local IPv6 cannot become a way around the IPv4 rules); a namespace with only
+ * loopback (`none`) has no path anywhere, so it skips that step and starts faster.
+ */
+export async function createNamespace(names: SandboxNames, options: { disableIpv6: boolean }): Promise<void> {
   if (!(await pathExists(names.netnsPath))) await run('ip', ['netns', 'add', names.netns]);
-  await run('nsenter', [
-    `--net=${names.netnsPath}`,
-    '--',
-    'sysctl',
-    '-q',
-    '-w',
-    'net.ipv6.conf.all.disable_ipv6=1',
-    'net.ipv6.conf.default.disable_ipv6=1',
-  ]);
-  await run('ip', ['-n', names.netns, 'link', 'set', 'lo', 'up']);
+  const steps = [run('ip', ['-n', names.netns, 'link', 'set', 'lo', 'up'])];
+  if (options.disableIpv6) {
+    steps.push(
+      run('nsenter', [`--net=${names.netnsPath}`, '--', 'sysctl', '-q', '-w', 'net.ipv6.conf.all.disable_ipv6=1', 'net.ipv6.conf.default.disable_ipv6=1']),
+    );
+  }
+  await Promise.all(steps);
 }
 
 /** Plugs the namespace into the bridge: `eth0` inside with the sandbox address, an isolated port outside. */

@@ -78,7 +78,7 @@ class LinuxSandboxNetwork implements SandboxNetwork {
       // A retried or repeated attach starts from a clean slate (keeping the address).
       if (allocator.get(id) || (await pathExists(names.netnsPath))) await this.removeTraces(id, names, mode === 'none');
       try {
-        await createNamespace(names);
+        await createNamespace(names, { disableIpv6: mode !== 'none' });
         if (mode === 'none') return { netnsPath: names.netnsPath, ip: null };
         const lease = await allocator.allocate(id, mode, allowlist);
         await connectNamespace(config, names, lease.ip, mtu);
