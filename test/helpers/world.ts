@@ -2,6 +2,7 @@
 // the host, with HTTPS servers on two addresses serving git repositories over the dumb HTTP protocol.
 // Sandboxes in `full` mode reach it through Paddock's NAT exactly as they would reach the Internet.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,10 +69,63 @@ function makeRepository(dir: string): string[] {
   return [first, second];
 }
 
+/** A one-package npm registry under /npm/ and a one-package PyPI simple index under /simple/. */
+function makePackageIndexes(dir: string): void {
+  const root = path.join(dir, 'root');
+  const source = path.join(dir, 'npm-source');
+  fs.mkdirSync(path.join(source, 'bin'), { recursive: true });
+  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({ name: 'paddock-hello', version: '1.0.0', bin: { 'paddock-hello': 'bin/hello.js' } }));
+  fs.writeFileSync(path.join(source, 'bin', 'hello.js'), "#!/usr/bin/env node\nconsole.log('hello from npm');\n", { mode: 0o755 });
+  fs.mkdirSync(path.join(root, 'tarballs'), { recursive: true });
+  const tarballName = sh('npm', ['pack', '--silent', '--pack-destination', path.join(root, 'tarballs')], source).split('\n').pop()!;
+  const tarball = fs.readFileSync(path.join(root, 'tarballs', tarballName));
+  const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
+  fs.mkdirSync(path.join(root, 'npm'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'npm', 'paddock-hello'), JSON.stringify({
+    name: 'paddock-hello',
+    'dist-tags': { latest: '1.0.0' },
+    versions: {
+      '1.0.0': {
+        name: 'paddock-hello', version: '1.0.0', bin: { 'paddock-hello': 'bin/hello.js' },
+        dist: { tarball: `https://${WORLD.serverA}/tarballs/${tarballName}`, integrity, shasum: createHash('sha1').update(tarball).digest('hex') },
+      },
+    },
+  }));
+
+  const wheelName = 'paddock_hello-1.0.0-py3-none-any.whl';
+  const wheel = path.join(root, 'wheels', wheelName);
+  fs.mkdirSync(path.dirname(wheel), { recursive: true });
+  execFileSync('python3', ['-c', `
+import base64, hashlib, sys, zipfile
+files = {
+  'paddock_hello/__init__.py': 'GREETING = "hello from pip"\\n',
+  'paddock_hello-1.0.0.dist-info/METADATA': 'Metadata-Version: 2.1\\nName: paddock-hello\\nVersion: 1.0.0\\n',
+  'paddock_hello-1.0.0.dist-info/WHEEL': 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n',
+}
+record = ''.join(f'{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(body.encode()).digest()).rstrip(b"=").decode()},{len(body)}\\n' for name, body in files.items())
+files['paddock_hello-1.0.0.dist-info/RECORD'] = record + 'paddock_hello-1.0.0.dist-info/RECORD,,\\n'
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    for name, body in files.items():
+        z.writestr(name, body)
+`, wheel]);
+  const digest = createHash('sha256').update(fs.readFileSync(wheel)).digest('hex');
+  fs.mkdirSync(path.join(root, 'simple', 'paddock-hello'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'simple', 'paddock-hello', 'index.html'), `<html><body><a href="/wheels/${wheelName}#sha256=${digest}">${wheelName}</a></body></html>`);
+}
+
+/** Sandbox env that points npm and pip at the world's package indexes. */
+export const PACKAGE_INDEX_ENV = {
+  npm_config_registry: `https://${WORLD.serverA}/npm/`,
+  npm_config_strict_ssl: 'false',
+  PIP_INDEX_URL: `https://${WORLD.serverA}/simple/`,
+  PIP_TRUSTED_HOST: WORLD.serverA,
+};
+
 export async function createWorld(): Promise<World> {
   teardownNetwork();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-world-'));
   const commits = makeRepository(dir);
+  makePackageIndexes(dir);
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
   sh('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=world.test']);
