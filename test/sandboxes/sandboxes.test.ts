@@ -102,6 +102,29 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
     expect(new Date(list.body[0].modified_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('enforces the 50 MiB file limits with 413', async () => {
+    const big = await fetch(`${t.url}/v1/sandboxes/${sandbox.id}/files/content?path=too-big.bin`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(50 * 1024 * 1024 + 1),
+    });
+    expect(big.status).toBe(413);
+    expect((await exec(sandbox.id, 'truncate -s 60M /tmp/sixty.bin')).body.exit_code).toBe(0);
+    const read = await t.request('GET', `/v1/sandboxes/${sandbox.id}/files/content?path=/tmp/sixty.bin`, { token: key });
+    expect(read.status).toBe(413);
+    expect(read.body.error).toMatch(/larger than/);
+  });
+
+  it('limits CPU to the cpus quota: two busy loops in a 1-cpu sandbox get about one core', async () => {
+    const before = await t.runtime!.usage(sandbox.id);
+    const started = Date.now();
+    await exec(sandbox.id, "for i in 1 2; do timeout 2 sh -c 'while :; do :; done' & done; wait");
+    const wallSeconds = (Date.now() - started) / 1000;
+    const used = (await t.runtime!.usage(sandbox.id)).cpuSeconds - before.cpuSeconds;
+    expect(used).toBeGreaterThan(0.5);
+    expect(used).toBeLessThan(wallSeconds * 1.3);
+  });
+
   it('answers 404 for a missing path and 400 for listing a file', async () => {
     expect((await t.request('GET', `/v1/sandboxes/${sandbox.id}/files/content?path=/nope`, { token: key })).status).toBe(404);
     expect((await t.request('GET', `/v1/sandboxes/${sandbox.id}/files?path=/etc/hostname`, { token: key })).status).toBe(400);
