@@ -9,6 +9,7 @@ import { databaseFile, loadConfig, type Config } from '../../src/config.js';
 import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { createRuntime, type RuntimeName, type SandboxRuntime } from '../../src/runtime/index.js';
+import { createSandboxNetwork } from '../../src/runtime/network/index.js';
 import { createPgDatabase, type Backend } from './backends.js';
 
 /** Built templates shared by every test run (gitignored); `npm run test:all` builds them. */
@@ -52,8 +53,24 @@ export interface TestApp {
 let counter = 0;
 
 export interface StartOptions {
-  /** Serve the sandbox endpoints with this driver (tests using it must not run in parallel). */
+  /** Serve the sandbox endpoints with this driver. */
   runtime?: RuntimeName;
+  /**
+   * A separate host network (bridge, subnet, nftables table, name prefixes) numbered 1-9, so this app's
+   * start-up reconciliation cannot touch sandboxes of an app on the default network running at the same time.
+   */
+  networkProfile?: number;
+}
+
+function profileNetwork(profile: number, dataDir: string) {
+  return createSandboxNetwork({
+    stateDir: path.join(dataDir, 'network'),
+    bridgeName: `pdkp${profile}br`,
+    subnet: `10.${230 + profile}.0.0/16`,
+    tableName: `paddock_p${profile}`,
+    interfacePrefix: `pp${profile}`,
+    netnsPrefix: `pdkp${profile}-`,
+  });
 }
 
 export async function startApp(backend: Backend, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
@@ -74,7 +91,8 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
   await migrateToLatest(storage.db);
   const logFile = path.join(dataDir, 'paddock.log');
   const logStream = fs.createWriteStream(logFile);
-  const runtime = options.runtime ? createRuntime(options.runtime, { dataDir }) : null;
+  const network = options.networkProfile ? profileNetwork(options.networkProfile, dataDir) : undefined;
+  const runtime = options.runtime ? createRuntime(options.runtime, { dataDir, network }) : null;
   await runtime?.init();
   const { app, services } = await buildApp({ config, storage, logStream, runtime: runtime ?? undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });
