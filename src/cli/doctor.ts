@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Config } from '../config.js';
+import { hostInitBinary } from '../runtime/oci/bundle.js';
 
 const run = promisify(execFile);
 
@@ -47,6 +48,11 @@ const checkRunsc: Check = async () => {
     return { name: 'runsc (gVisor)', required: false, ok: false, detail: `${version} is too old (need a ${MIN_RUNSC_DATE} or newer build)`, fix: INSTALL_ALL };
   }
   return { name: 'runsc (gVisor)', required: false, ok: true, detail: version };
+};
+
+const checkInit: Check = async () => {
+  const ok = fs.existsSync(hostInitBinary);
+  return { name: 'tini', required: true, ok, detail: ok ? hostInitBinary : `${hostInitBinary} missing (the init process of every sandbox)`, fix: ok ? undefined : 'apt-get install -y tini' };
 };
 
 const checkOverlay: Check = async () => {
@@ -108,6 +114,7 @@ export function checksFor(config: Config): Check[] {
     binary('umoci', 'umoci', ['--version'], 'umoci', false, 'importing OCI image templates'),
     binary('skopeo', 'skopeo', ['--version'], 'skopeo', false, 'importing OCI image templates'),
     binary('git', 'git', ['--version'], 'git', true, 'repository diffs and clones'),
+    checkInit,
     checkOverlay,
     checkCgroups,
   ];
