@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { run, runDetached } from '../host/command.js';
 import { processAlive } from '../host/process-tree.js';
 import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
-import { containerState, envFlags, listContainerIds } from '../oci/runtime-cli.js';
+import { envFlags, RuntimeCli } from '../oci/runtime-cli.js';
 
 const binary = 'runsc';
 
@@ -15,10 +15,12 @@ export class GvisorDriver implements OciDriver {
   readonly name = 'gvisor' as const;
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
+  readonly cli: RuntimeCli;
   private readonly globalArgs: string[];
 
   constructor(private readonly root: string) {
-    this.globalArgs = ['--root', root];
+    this.cli = new RuntimeCli(binary, root);
+    this.globalArgs = this.cli.globalArgs;
   }
 
   async prepareHost(): Promise<void> {
@@ -62,35 +64,20 @@ export class GvisorDriver implements OciDriver {
     await Promise.all(doomed.slice(1).map(kill));
   }
 
-  async pause(id: string): Promise<void> {
-    await run(binary, [...this.globalArgs, 'pause', id]);
-  }
 
-  async resume(id: string): Promise<void> {
-    await run(binary, [...this.globalArgs, 'resume', id]);
-  }
 
-  async remove(id: string): Promise<void> {
-    const state = await containerState(binary, this.globalArgs, id);
-    if (!state) return;
-    if (state.status === 'paused') await run(binary, [...this.globalArgs, 'resume', id]).catch(() => {});
-    await run(binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000 });
-  }
 
   async status(id: string): Promise<ContainerStatus | null> {
-    const state = await containerState(binary, this.globalArgs, id);
+    const state = await this.cli.state(id);
     if (!state) return null;
     // runsc keeps reporting "running" after its sandbox process died (for example killed by the host OOM killer).
     if ((state.status === 'running' || state.status === 'paused') && !(await processAlive(state.pid))) return 'stopped';
     return state.status;
   }
 
-  list(): Promise<string[]> {
-    return listContainerIds(binary, this.globalArgs);
-  }
 
   async networkPid(id: string): Promise<number> {
-    const state = await containerState(binary, this.globalArgs, id);
+    const state = await this.cli.state(id);
     if (!state || state.pid <= 0) throw new Error(`sandbox ${id} has no running sandbox process`);
     return state.pid;
   }

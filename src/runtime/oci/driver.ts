@@ -1,5 +1,6 @@
 // What differs between OCI runtimes (runc, runsc); everything else lives in the shared OciSandboxRuntime.
 import type { RuntimeName } from '../runtime.js';
+import type { RuntimeCli } from './runtime-cli.js';
 
 export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
 
@@ -28,12 +29,9 @@ export interface OciDriver {
   prepareHost(): Promise<void>;
   start(id: string, bundleDir: string, netnsPath: string): Promise<void>;
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec;
-  pause(id: string): Promise<void>;
-  resume(id: string): Promise<void>;
-  /** Kills and deletes the container and its runtime state; idempotent. */
-  remove(id: string): Promise<void>;
+  /** pause, resume, remove, list: the same command line for both runtimes. */
+  readonly cli: RuntimeCli;
   status(id: string): Promise<ContainerStatus | null>;
-  list(): Promise<string[]>;
   /** A host process inside the sandbox's network namespace (its /proc/<pid>/net shows the sandbox's sockets). */
   networkPid(id: string): Promise<number>;
 }

@@ -123,13 +123,13 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   async pause(id: string): Promise<void> {
     const record = await this.record(id);
-    await this.driver.pause(id);
+    await this.driver.cli.pause(id);
     await this.saveRecord({ ...record, paused: true });
   }
 
   async resume(id: string): Promise<void> {
     const record = await this.record(id);
-    await this.driver.resume(id);
+    await this.driver.cli.resume(id);
     await this.saveRecord({ ...record, paused: false });
   }
 
@@ -155,7 +155,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
   async destroy(id: string): Promise<void> {
     this.records.delete(id);
     this.networkPids.delete(id);
-    await this.driver.remove(id);
+    await this.driver.cli.remove(id);
     await removeSandboxRootfs(this.paths(id));
     await this.options.network.detach(id);
     await removeCgroups(sandboxCgroupsPath(id));
@@ -175,7 +175,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       }
     }
     const leftovers = new Set<string>();
-    for (const id of await this.driver.list()) if (!known.has(id)) leftovers.add(id);
+    for (const id of await this.driver.cli.list()) if (!known.has(id)) leftovers.add(id);
     const sandboxesDir = runtimePaths(this.options.dataDir).sandboxesDir;
     for (const id of await readdir(sandboxesDir).catch(() => [] as string[])) if (!known.has(id)) leftovers.add(id);
     for (const point of await mountPointsUnder(sandboxesDir)) {

@@ -31,3 +31,39 @@ export async function listContainerIds(binary: string, globalArgs: string[]): Pr
 export function envFlags(env: string[]): string[] {
   return env.flatMap((entry) => ['--env', entry]);
 }
+
+/** The OCI runtime command line both runc and runsc speak, bound to one binary and state root. */
+export class RuntimeCli {
+  readonly globalArgs: string[];
+
+  constructor(
+    readonly binary: string,
+    root: string,
+  ) {
+    this.globalArgs = ['--root', root];
+  }
+
+  state(id: string): Promise<ContainerState | null> {
+    return containerState(this.binary, this.globalArgs, id);
+  }
+
+  list(): Promise<string[]> {
+    return listContainerIds(this.binary, this.globalArgs);
+  }
+
+  async pause(id: string): Promise<void> {
+    await run(this.binary, [...this.globalArgs, 'pause', id]);
+  }
+
+  async resume(id: string): Promise<void> {
+    await run(this.binary, [...this.globalArgs, 'resume', id]);
+  }
+
+  /** Kills and deletes the container and its runtime state; idempotent. */
+  async remove(id: string): Promise<void> {
+    const state = await this.state(id);
+    if (!state) return;
+    if (state.status === 'paused') await this.resume(id).catch(() => {});
+    await run(this.binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000 });
+  }
+}

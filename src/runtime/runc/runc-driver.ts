@@ -2,11 +2,11 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { run, runDetached } from '../host/command.js';
+import { runDetached } from '../host/command.js';
 import { descendantPids, killPids } from '../host/process-tree.js';
 import { hostInitBinary } from '../oci/bundle.js';
 import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
-import { containerState, envFlags, listContainerIds } from '../oci/runtime-cli.js';
+import { envFlags, RuntimeCli } from '../oci/runtime-cli.js';
 
 const binary = 'runc';
 
@@ -14,10 +14,12 @@ export class RuncDriver implements OciDriver {
   readonly name = 'runc' as const;
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
+  readonly cli: RuntimeCli;
   private readonly globalArgs: string[];
 
   constructor(private readonly root: string) {
-    this.globalArgs = ['--root', root];
+    this.cli = new RuntimeCli(binary, root);
+    this.globalArgs = this.cli.globalArgs;
   }
 
   async prepareHost(): Promise<void> {
@@ -45,31 +47,16 @@ export class RuncDriver implements OciDriver {
     };
   }
 
-  async pause(id: string): Promise<void> {
-    await run(binary, [...this.globalArgs, 'pause', id]);
-  }
 
-  async resume(id: string): Promise<void> {
-    await run(binary, [...this.globalArgs, 'resume', id]);
-  }
 
-  async remove(id: string): Promise<void> {
-    const state = await containerState(binary, this.globalArgs, id);
-    if (!state) return;
-    if (state.status === 'paused') await run(binary, [...this.globalArgs, 'resume', id]).catch(() => {});
-    await run(binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000 });
-  }
 
   async status(id: string): Promise<ContainerStatus | null> {
-    return (await containerState(binary, this.globalArgs, id))?.status ?? null;
+    return (await this.cli.state(id))?.status ?? null;
   }
 
-  list(): Promise<string[]> {
-    return listContainerIds(binary, this.globalArgs);
-  }
 
   async networkPid(id: string): Promise<number> {
-    const state = await containerState(binary, this.globalArgs, id);
+    const state = await this.cli.state(id);
     if (!state || state.pid <= 0) throw new Error(`sandbox ${id} has no running init process`);
     return state.pid;
   }
