@@ -20,7 +20,7 @@ interface LoadResult {
 }
 
 /** Load comes from a separate process so the generator does not compete with the server's event loop. */
-async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+export async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
   const args = ['node_modules/autocannon/autocannon.js', '--json', '-c', '32', '-d', String(DURATION_SECONDS)];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   const { stdout } = await promisify(execFile)(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
@@ -28,7 +28,7 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
 }
 
 /** Sequential keep-alive requests timed one by one: latency with microsecond resolution. */
-async function latencies(url: string, headers: Record<string, string> = {}, count = 3000): Promise<{ p50: number; p99: number }> {
+export async function latencies(url: string, headers: Record<string, string> = {}, count = 3000): Promise<{ p50: number; p99: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {

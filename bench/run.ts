@@ -1,5 +1,6 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
 import { benchApi } from './api.js';
+import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
 import { printTable, type BenchRow } from './table.js';
 
@@ -7,6 +8,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   api: { title: 'API: authenticated request vs hello route (same process, autocannon, 32 connections)', run: benchApi },
   runc: { title: 'Sandboxes on runc: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('runc') },
   gvisor: { title: 'Sandboxes on gVisor: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('gvisor') },
+  preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
 
 const selected = process.argv.slice(2).filter((name) => !name.startsWith('-'));

@@ -16,8 +16,10 @@ import { systemRoutes } from './core/system-routes.js';
 import { buildValidator, describeValidationError } from './core/validation.js';
 import type { SandboxRuntime } from './runtime/runtime.js';
 import { fileRoutes } from './sandboxes/files-routes.js';
+import { registerPortsAndPreviews } from './sandboxes/ports/plugin.js';
 import { sandboxRoutes } from './sandboxes/routes.js';
 import { SandboxService } from './sandboxes/service.js';
+import { terminalRoutes } from './sandboxes/terminal/routes.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -65,6 +67,11 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // A refused WebSocket upgrade (401, 404, …) is answered over plain HTTP; nothing else will ever close
+  // that socket, so close it once the answer is out.
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 400 && request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket.destroy();
+  });
   // Routes registered by third-party plugins (the docs page) are open.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, access: { kind: 'open', limit: 'system' } };
@@ -85,6 +92,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     await sandboxes.reconcile();
     await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
     await app.register(fileRoutes(sandboxes));
+    await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
+    await app.register(terminalRoutes(sandboxes, runtime, config));
     app.addHook('onClose', async () => sandboxes!.settled());
   }
 

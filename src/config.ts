@@ -28,6 +28,17 @@ export interface Config {
   bootstrap: boolean;
   /** Install command per agent name (`agent_a`, `agent_b`, `agent_c`), run inside the sandbox. */
   agentCatalog: Record<string, string>;
+  /** How long a terminal session outlives its dropped WebSocket before its shell is killed. */
+  terminalGraceSeconds: number;
+  /** Domain under which previews are served as `<sandbox_id>-<port>.<previewHost>`; null means
+   * `localhost:<the port the server listens on>`, which browsers resolve to this machine. */
+  previewHost: string | null;
+  previewScheme: 'http' | 'https';
+  /** Requests per minute per previewed port. */
+  previewRateLimitPerMinute: number;
+  /** Wrong preview passwords allowed per port within `previewPasswordFailureWindowSeconds` before 429. */
+  previewPasswordMaxFailures: number;
+  previewPasswordFailureWindowSeconds: number;
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -70,6 +81,15 @@ function oneOf<T extends string>(name: string, raw: string | undefined, allowed:
   return raw as T;
 }
 
+function previewHost(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  const value = raw.trim().toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/.test(value)) {
+    throw new ConfigError(`PADDOCK_PREVIEW_HOST must be a host name with an optional port (e.g. preview.example.com or localhost:8080), got "${raw}"`);
+  }
+  return value;
+}
+
 /** `flags` are CLI options (`--port` → `port`); they win over `env`. */
 export function loadConfig(env: Source = process.env, flags: Source = {}): Config {
   const databaseUrl = env.DATABASE_URL || null;
@@ -98,6 +118,12 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     bootstrapPlan: oneOf('PADDOCK_BOOTSTRAP_PLAN', env.PADDOCK_BOOTSTRAP_PLAN, PLANS, 'enterprise'),
     bootstrap: (flags.bootstrap ?? env.PADDOCK_BOOTSTRAP ?? '1') !== '0',
     agentCatalog: agentCatalog(env.PADDOCK_AGENT_CATALOG),
+    terminalGraceSeconds: integer('PADDOCK_TERMINAL_GRACE_SECONDS', env.PADDOCK_TERMINAL_GRACE_SECONDS, 60, 1, 86_400),
+    previewHost: previewHost(env.PADDOCK_PREVIEW_HOST),
+    previewScheme: oneOf('PADDOCK_PREVIEW_SCHEME', env.PADDOCK_PREVIEW_SCHEME, ['http', 'https'] as const, 'http'),
+    previewRateLimitPerMinute: integer('PADDOCK_PREVIEW_RATE_LIMIT', env.PADDOCK_PREVIEW_RATE_LIMIT, 100, 1, 100_000_000),
+    previewPasswordMaxFailures: integer('PADDOCK_PREVIEW_PASSWORD_MAX_FAILURES', env.PADDOCK_PREVIEW_PASSWORD_MAX_FAILURES, 10, 1, 1000),
+    previewPasswordFailureWindowSeconds: integer('PADDOCK_PREVIEW_PASSWORD_FAILURE_WINDOW_SECONDS', env.PADDOCK_PREVIEW_PASSWORD_FAILURE_WINDOW_SECONDS, 900, 1, 86_400),
   };
 }
 

@@ -19,6 +19,10 @@ describe('scopeAllows', () => {
     expect(scopeAllows('read', 'snapshots', 'GET')).toBe(false);
     expect(scopeAllows('read', 'account', 'GET')).toBe(false);
   });
+  it('refuses read on a GET that acts (a terminal), and lets sandbox through', () => {
+    expect(scopeAllows('read', 'sandboxes', 'GET', true)).toBe(false);
+    expect(scopeAllows('sandbox', 'sandboxes', 'GET', true)).toBe(true);
+  });
 });
 
 describe('scopeContains', () => {

@@ -18,7 +18,20 @@ export type Area =
 
 export type OpenLimit = 'open' | 'discovery' | 'system';
 
-export type RouteAccess = { kind: 'open'; limit: OpenLimit } | { kind: 'key'; area: Area };
+/** Exchanges a single-use URL ticket for the principal that minted it, or null when the ticket is unknown,
+ * spent, expired or minted for other route params (another sandbox). Presenting a ticket spends it. */
+export type TicketRedeemer = (ticket: string, params: Readonly<Record<string, string | undefined>>) => Principal | null;
+
+/**
+ * `open`: no credential, rate-limited per IP. `key`: a bearer credential whose scope covers `area`.
+ * `ticket`: as `key`, or — for browsers, which cannot set headers on a WebSocket — a single-use
+ * `?ticket=` that `redeem` exchanges for the principal that minted it. `writes` marks a GET that acts
+ * (a terminal runs commands), so read-only scopes are refused as for a POST.
+ */
+export type RouteAccess =
+  | { kind: 'open'; limit: OpenLimit }
+  | { kind: 'key'; area: Area; writes?: boolean }
+  | { kind: 'ticket'; area: Area; writes?: boolean; redeem: TicketRedeemer };
 
 export interface Principal {
   accountId: string;
@@ -31,14 +44,15 @@ export interface Principal {
 const SANDBOX_SCOPE_AREAS: ReadonlySet<Area> = new Set(['sandboxes', 'snapshots']);
 const READ_SCOPE_AREAS: ReadonlySet<Area> = new Set(['sandboxes', 'sessions']);
 
-export function scopeAllows(scope: Scope, area: Area, method: string): boolean {
+/** `writes` overrides what the method says about whether the call changes anything. */
+export function scopeAllows(scope: Scope, area: Area, method: string, writes = method !== 'GET' && method !== 'HEAD'): boolean {
   switch (scope) {
     case 'full':
       return true;
     case 'sandbox':
       return SANDBOX_SCOPE_AREAS.has(area);
     case 'read':
-      return READ_SCOPE_AREAS.has(area) && (method === 'GET' || method === 'HEAD');
+      return READ_SCOPE_AREAS.has(area) && !writes;
   }
 }
 

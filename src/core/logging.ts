@@ -14,12 +14,20 @@ export const REDACTED_PATHS = [
   '*.key',
 ];
 
+/** Single-use terminal tickets travel in the URL; keep them out of request log lines too. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]ticket=)[^&]*/g, '$1[redacted]');
+}
+
 export function loggerOptions(level: string, stream?: DestinationStream): LoggerOptions & { stream?: DestinationStream } {
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     formatters: { level: (label) => ({ level: label }) },
+    serializers: {
+      req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), host: req.hostname, remote_address: req.ip }),
+    },
     stream: stream ?? pino.destination({ fd: 2, sync: false }),
   };
 }

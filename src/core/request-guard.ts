@@ -1,6 +1,7 @@
-// The hook every request passes: who is calling (bearer credential), how fast (rate limit headers on
-// every response), and whether the route's area is within the credential's scope. Routes only declare
-// `config.access`; a route that declares nothing needs a full-scope credential.
+// The hook every request passes: who is calling (bearer credential, or a single-use URL ticket where the
+// route accepts one), how fast (rate limit headers on every response), and whether the route's area is
+// within the credential's scope. Routes only declare `config.access`; a route that declares nothing
+// needs a full-scope credential.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { scopeAllows, type OpenLimit, type Principal, type RouteAccess } from './access.js';
@@ -23,6 +24,11 @@ function bearer(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
+function urlTicket(request: FastifyRequest): string | null {
+  const value = (request.query as Record<string, unknown> | undefined)?.ticket;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
 export async function registerRequestGuard(app: FastifyInstance, options: RequestGuardOptions): Promise<void> {
   const { config } = options;
   const perPlan = {
@@ -41,8 +47,11 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
 
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access ?? (request.is404 ? ({ kind: 'open', limit: 'system' } as const) : DEFAULT_ACCESS);
-    const credential = access.kind === 'key' ? bearer(request) : null;
-    const principal = credential ? await options.authenticate(credential) : null;
+    const credential = access.kind === 'open' ? null : bearer(request);
+    const ticket = access.kind === 'ticket' && !credential ? urlTicket(request) : null;
+    let principal: Principal | null = null;
+    if (credential) principal = await options.authenticate(credential);
+    else if (ticket && access.kind === 'ticket') principal = access.redeem(ticket, request.params as Record<string, string>);
 
     // Unauthenticated calls to protected routes count against the caller's IP, which bounds key guessing.
     const decision = principal
@@ -54,9 +63,10 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
     if (!decision.allowed) throw new TooManyRequests(`rate limit of ${decision.limit} requests per minute exceeded`, decision.retryAfterSeconds);
 
     if (access.kind === 'open') return;
-    if (!credential) throw new Unauthorized('missing API key: send Authorization: Bearer <API_KEY>');
+    if (ticket && !principal) throw new Unauthorized('invalid, expired or already used ticket: tickets are single-use, short-lived and bound to one sandbox');
+    if (!credential && !ticket) throw new Unauthorized(`missing API key: send Authorization: Bearer <API_KEY>${access.kind === 'ticket' ? ' or a ?ticket= obtained with it' : ''}`);
     if (!principal) throw new Unauthorized('invalid, expired or revoked API key');
-    if (!scopeAllows(principal.scope, access.area, request.method)) {
+    if (!scopeAllows(principal.scope, access.area, request.method, access.writes)) {
       throw new Forbidden(`this ${principal.scope}-scope key cannot ${request.method} ${access.area} endpoints`);
     }
     request.principal = principal;

@@ -91,6 +91,7 @@ function effectiveAllowlist(input: CreateSandboxInput): string[] {
 export class SandboxService {
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
   private readonly pending = new Set<Promise<void>>();
+  private readonly destroyListeners: ((id: string) => void)[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -222,9 +223,15 @@ export class SandboxService {
     return store.listSandboxes(this.db, accountId, options);
   }
 
+  /** Features holding live connections into sandboxes (terminals) close them before a sandbox goes. */
+  onDestroy(listener: (id: string) => void): void {
+    this.destroyListeners.push(listener);
+  }
+
   async destroy(accountId: string, id: string): Promise<void> {
     const row = await this.get(accountId, id);
     if (row.status === 'destroyed') return;
+    for (const listener of this.destroyListeners) listener(id);
     await this.runtime.destroy(id);
     const now = nowIso();
     await store.updateSandbox(this.db, id, { status: 'destroyed', destroyed_at: now, updated_at: now });

@@ -27,12 +27,19 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   return {
     url: withDatabase(ADMIN_PG_URL, name),
     async drop() {
-      const client = new pg.Client({ connectionString: ADMIN_PG_URL });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
+      // An autovacuum worker can still be attached for a moment; retry rather than fail the test over it.
+      for (let attempt = 1; ; attempt++) {
+        const client = new pg.Client({ connectionString: ADMIN_PG_URL });
+        await client.connect();
+        try {
+          await client.query(`drop database if exists ${name} with (force)`);
+          return;
+        } catch (error) {
+          if (attempt >= 10) throw error;
+        } finally {
+          await client.end();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 300));
       }
     },
   };

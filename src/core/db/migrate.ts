@@ -2,10 +2,12 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
 import * as sandboxes from './migrations/0002_sandboxes.js';
+import * as ports from './migrations/0003_ports.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_sandboxes': sandboxes,
+  '0003_ports': ports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -65,9 +65,30 @@ export interface SandboxesTable {
   destroyed_at: string | null;
 }
 
+/** A TCP port inside a sandbox: listening now, or protected ahead of (or between) listening. */
+export interface SandboxPortsTable {
+  sandbox_id: string;
+  port: number;
+  /** `http` when the port answered an HTTP request when it was detected, else `tcp`. */
+  protocol: string;
+  listening: number;
+  detected_at: string | null;
+  password_hash: string | null;
+  protected: number;
+  updated_at: string;
+}
+
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   sandboxes: SandboxesTable;
+  sandbox_ports: SandboxPortsTable;
+  server_settings: ServerSettingsTable;
 }

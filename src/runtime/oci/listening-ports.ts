@@ -1,4 +1,7 @@
 // Listening TCP sockets of a sandbox, read from /proc/<pid>/net/tcp{,6} of a host process in its network namespace.
+// Those files cost milliseconds each whatever the namespace holds (the kernel walks the host's whole TCP
+// table), so a reader re-reads them only when the namespace's TCP socket count (sockstat, which is cheap)
+// changes, and at least every `fullReadIntervalMs`.
 import { readFile } from 'node:fs/promises';
 import type { ListeningPort } from '../runtime.js';
 
@@ -52,4 +55,39 @@ export async function readListeningPorts(pid: number): Promise<ListeningPort[]> 
     }
   }
   return ports.sort((a, b) => a.port - b.port);
+}
+
+/** `TCP: inuse N` from sockstat and `TCP6: inuse N` from sockstat6: the namespace's TCP sockets in use. */
+async function tcpSocketCounts(pid: number): Promise<string> {
+  const [v4, v6] = await Promise.all([
+    readFile(`/proc/${pid}/net/sockstat`, 'utf8').catch(() => ''),
+    readFile(`/proc/${pid}/net/sockstat6`, 'utf8').catch(() => ''),
+  ]);
+  return `${/^TCP: inuse (\d+)/m.exec(v4)?.[1] ?? '?'}/${/^TCP6: inuse (\d+)/m.exec(v6)?.[1] ?? '?'}`;
+}
+
+interface CachedPorts {
+  counts: string;
+  ports: ListeningPort[];
+  readAtMs: number;
+}
+
+export class ListeningPortReader {
+  private readonly cache = new Map<string, CachedPorts>();
+
+  constructor(private readonly fullReadIntervalMs = 10_000) {}
+
+  async read(id: string, pid: number): Promise<ListeningPort[]> {
+    const counts = await tcpSocketCounts(pid);
+    const cached = this.cache.get(id);
+    const nowMs = Date.now();
+    if (cached && cached.counts === counts && !counts.includes('?') && nowMs - cached.readAtMs < this.fullReadIntervalMs) return cached.ports;
+    const ports = await readListeningPorts(pid);
+    this.cache.set(id, { counts, ports, readAtMs: nowMs });
+    return ports;
+  }
+
+  forget(id: string): void {
+    this.cache.delete(id);
+  }
 }

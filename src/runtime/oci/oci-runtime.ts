@@ -20,7 +20,7 @@ import type {
 import { buildOciConfig, defaultPidsLimit, extraEnvironment } from './bundle.js';
 import type { OciDriver } from './driver.js';
 import { runPreparedExec } from './exec-process.js';
-import { readListeningPorts } from './listening-ports.js';
+import { ListeningPortReader } from './listening-ports.js';
 import { spawnPty } from './pty.js';
 import { readSandboxRecord, sandboxCgroupParent, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
 
@@ -36,6 +36,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
   readonly name: RuntimeName;
   private readonly records = new Map<string, SandboxRecord>();
   private readonly networkPids = new Map<string, number>();
+  private readonly portReader = new ListeningPortReader();
   private readonly diskPool: DiskPool;
 
   constructor(
@@ -113,7 +114,9 @@ export class OciSandboxRuntime implements SandboxRuntime {
   async openPty(id: string, request: PtyRequest): Promise<PtyProcess> {
     await this.runningRecord(id);
     const prepared = this.driver.prepareExec(id, this.paths(id).dir, {
-      args: ['/bin/sh', '-c', 'if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi'],
+      // The runtime sizes the terminal a moment after the shell starts; set the size first so the very
+      // first command already sees it.
+      args: ['/bin/sh', '-c', `stty rows ${Math.trunc(request.rows)} cols ${Math.trunc(request.cols)} 2>/dev/null; if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi`],
       env: extraEnvironment({ TERM: 'xterm-256color', ...request.env }),
       cwd: request.cwd ?? '/workspace',
       tty: true,
@@ -140,7 +143,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       pid = await this.driver.networkPid(id);
       this.networkPids.set(id, pid);
     }
-    return readListeningPorts(pid);
+    return this.portReader.read(id, pid);
   }
 
   async usage(id: string): Promise<SandboxUsage> {
@@ -155,6 +158,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
   async destroy(id: string): Promise<void> {
     this.records.delete(id);
     this.networkPids.delete(id);
+    this.portReader.forget(id);
     await this.driver.cli.remove(id);
     await removeSandboxRootfs(this.paths(id));
     await this.options.network.detach(id);

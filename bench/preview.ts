@@ -1,0 +1,102 @@
+// The preview proxy against a direct connection to the same server inside the same sandbox, same run
+// (autocannon from a separate process, then sequential keep-alive latencies); and the CPU the port
+// detector costs with N idle sandboxes against the same process with none.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.js';
+import { databaseFile, loadConfig } from '../src/config.js';
+import { openStorage } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createRuntime, type RuntimeName } from '../src/runtime/index.js';
+import { createSandboxNetwork } from '../src/runtime/network/index.js';
+import { latencies, load } from './api.js';
+import type { BenchRow } from './table.js';
+
+const IDLE_SANDBOXES = Number(process.env.BENCH_IDLE_SANDBOXES ?? 200);
+const CPU_WINDOW_MS = Number(process.env.BENCH_CPU_WINDOW_MS ?? 10_000);
+const SERVER = `require('node:http').createServer((req, res) => res.end('hello from the sandbox')).listen(3000, '0.0.0.0');`;
+
+function templatesDir(): string {
+  for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
+    if (candidate && fs.existsSync(path.join(candidate, 'node-22', 'ready.json'))) return path.resolve(candidate);
+  }
+  throw new Error('template node-22 is not built: run npm run test:all or paddock templates build node-22');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Share of one core this process used over `ms`. */
+async function cpuPercent(ms: number): Promise<number> {
+  const before = process.cpuUsage();
+  await sleep(ms);
+  const used = process.cpuUsage(before);
+  return ((used.user + used.system) / 1000 / ms) * 100;
+}
+
+export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH_RUNTIME as RuntimeName) ?? 'runc'): Promise<BenchRow[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
+  fs.symlinkSync(templatesDir(), path.join(dataDir, 'templates'));
+  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', PADDOCK_PREVIEW_RATE_LIMIT: '100000000' });
+  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
+  await migrateToLatest(storage.db);
+  // A network of its own, so the benchmark's start-up never touches sandboxes of a server running beside it.
+  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' });
+  const runtime = createRuntime(runtimeName, { dataDir, network });
+  await runtime.init();
+  const { app, services } = await buildApp({ config, storage, runtime });
+  const { api_key } = await services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const appPort = typeof address === 'object' && address ? address.port : 0;
+  const base = `http://127.0.0.1:${appPort}`;
+  const api = async (method: string, route: string, body?: object) => {
+    const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${api_key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    return response.status === 204 ? null : response.json();
+  };
+  const created: string[] = [];
+
+  try {
+    const idleCpu = await cpuPercent(CPU_WINDOW_MS);
+
+    const sandbox: any = await api('POST', '/v1/sandboxes', { template: 'node-22', cpus: 2, memory_mb: 512, disk_gb: 1 });
+    created.push(sandbox.id);
+    await api('POST', `/v1/sandboxes/${sandbox.id}/exec`, { command: `cat > server.js <<'JS'\n${SERVER}\nJS\nnohup node server.js >/dev/null 2>&1 &` });
+    for (let i = 0; i < 100 && !((await api('GET', `/v1/sandboxes/${sandbox.id}/ports`)) as any[]).some((p) => p.port === 3000); i++) await sleep(100);
+    const direct = `http://${sandbox.ip}:3000/`;
+    const proxied = `${base}/`;
+    const host = { host: `${sandbox.id}-3000.localhost:${appPort}` };
+
+    await load(direct); // warm-up
+    const directLoad = await load(direct);
+    const proxiedLoad = await load(proxied, host);
+    if (proxiedLoad.non2xx > 0) throw new Error(`${proxiedLoad.non2xx} non-2xx answers through the proxy`);
+    const directLatency = await latencies(direct);
+    const proxiedLatency = await latencies(proxied, host);
+
+    // Idle sandboxes: no server inside, the detector reads each one's socket table every 2 s.
+    const spec = { template: 'minimal', network_mode: 'none', cpus: 1, memory_mb: 128, disk_gb: 1 };
+    for (let i = 0; i < IDLE_SANDBOXES; i += 10) {
+      const batch = await Promise.all(Array.from({ length: Math.min(10, IDLE_SANDBOXES - i) }, () => api('POST', '/v1/sandboxes', spec)));
+      for (const item of batch as any[]) {
+        if (!item?.id) throw new Error(`could not create an idle sandbox: ${JSON.stringify(item)}`);
+        created.push(item.id);
+      }
+    }
+    await sleep(3000);
+    const scanCpu = await cpuPercent(CPU_WINDOW_MS);
+
+    return [
+      { what: 'preview proxy throughput vs direct to the sandbox (32 connections)', ours: proxiedLoad.requests.average, baseline: directLoad.requests.average, unit: 'req/s', better: 'higher', goal: '≥ 0.7×' },
+      { what: 'preview proxy p50 latency vs direct (sequential)', ours: proxiedLatency.p50, baseline: directLatency.p50, unit: 'ms', better: 'lower', goal: '≤ direct + 1 ms' },
+      { what: 'preview proxy p99 latency vs direct (sequential)', ours: proxiedLatency.p99, baseline: directLatency.p99, unit: 'ms', better: 'lower' },
+      { what: `server CPU with ${IDLE_SANDBOXES} idle sandboxes scanned every 2 s vs none`, ours: scanCpu, baseline: idleCpu, unit: '% of a core', better: 'lower', note: 'no sandboxes' },
+    ];
+  } finally {
+    for (let i = 0; i < created.length; i += 20) await Promise.all(created.slice(i, i + 20).map((id) => api('DELETE', `/v1/sandboxes/${id}`).catch(() => undefined)));
+    await app.close();
+    await runtime.close?.();
+    await storage.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

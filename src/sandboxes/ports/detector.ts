@@ -1,0 +1,145 @@
+// Every 2 s, reads the listening TCP sockets of each running sandbox (runtime.listeningPorts: a read
+// of the sandbox network namespace's socket table), probes new ones for HTTP, and records changes in
+// `sandbox_ports`. It also keeps the in-memory view the preview proxy routes by, so a proxied request
+// costs no query.
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../core/db/schema.js';
+import { nowIso } from '../../core/time.js';
+import type { ListeningPort, SandboxRuntime } from '../../runtime/runtime.js';
+import { probeProtocol, type PortProtocol } from './probe.js';
+import * as store from './store.js';
+
+export const SCAN_INTERVAL_MS = 2000;
+
+export interface LiveSandbox {
+  id: string;
+  accountId: string;
+  ip: string | null;
+}
+
+export interface LivePort {
+  port: number;
+  protocol: PortProtocol;
+  detectedAt: string;
+  passwordHash: string | null;
+}
+
+/** A socket bound to loopback inside the sandbox cannot be reached from the host, so it is not a port Paddock offers. */
+export function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
+}
+
+export class PortDetector {
+  private sandboxes = new Map<string, LiveSandbox>();
+  private ports = new Map<string, Map<number, LivePort>>();
+  /** Passwords changed while a scan was reading the table: applied over what it read. */
+  private passwordChanges = new Map<string, { sandboxId: string; port: number; passwordHash: string | null }>();
+  private timer: NodeJS.Timeout | null = null;
+  private current: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly runtime: SandboxRuntime,
+    private readonly log: FastifyBaseLogger,
+    private readonly intervalMs = SCAN_INTERVAL_MS,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.current;
+  }
+
+  sandbox(id: string): LiveSandbox | undefined {
+    return this.sandboxes.get(id);
+  }
+
+  port(sandboxId: string, port: number): LivePort | undefined {
+    return this.ports.get(sandboxId)?.get(port);
+  }
+
+  /** Called after the password was written to the database, so the proxy enforces it at once. */
+  passwordChanged(sandboxId: string, port: number, passwordHash: string | null): void {
+    this.passwordChanges.set(`${sandboxId}:${port}`, { sandboxId, port, passwordHash });
+    const live = this.ports.get(sandboxId)?.get(port);
+    if (live) live.passwordHash = passwordHash;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      const started = Date.now();
+      this.current = this.scan()
+        .catch((err) => this.log.error({ err }, 'port scan failed'))
+        .finally(() => {
+          this.current = null;
+          this.schedule(Math.max(0, started + this.intervalMs - Date.now()));
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One pass over every running sandbox. */
+  async scan(): Promise<void> {
+    const now = nowIso();
+    const [running, rows] = await Promise.all([store.runningSandboxes(this.db), store.allPorts(this.db)]);
+    const listed = new Map<string, Set<number>>();
+    for (const row of rows) {
+      if (!row.listening) continue;
+      if (!listed.has(row.sandbox_id)) listed.set(row.sandbox_id, new Set());
+      listed.get(row.sandbox_id)!.add(row.port);
+    }
+    await Promise.all(running.map((sandbox) => this.scanSandbox(sandbox.id, sandbox.ip, listed.get(sandbox.id) ?? new Set(), now)));
+
+    // Ports of sandboxes that stopped running (paused, failed, destroyed) are no longer listening.
+    const runningIds = new Set(running.map((s) => s.id));
+    const gone = [...new Set(rows.map((r) => r.sandbox_id))].filter((id) => !runningIds.has(id));
+    for (const row of rows.filter((r) => r.listening && !runningIds.has(r.sandbox_id))) await store.markStopped(this.db, row.sandbox_id, row.port, now);
+    if (gone.length) await store.forgetDestroyed(this.db);
+
+    await this.reload(running);
+  }
+
+  private async scanSandbox(id: string, ip: string | null, listed: Set<number>, now: string): Promise<void> {
+    let found: ListeningPort[];
+    try {
+      found = await this.runtime.listeningPorts(id);
+    } catch (err) {
+      // Usually a sandbox destroyed between the query and the read; what was listed stays until the next pass.
+      this.log.debug({ err, sandbox_id: id }, 'could not read listening ports');
+      return;
+    }
+    const reachable = new Set(found.filter((p) => !isLoopback(p.address)).map((p) => p.port));
+    await Promise.all(
+      [...reachable]
+        .filter((port) => !listed.has(port))
+        .map(async (port) => store.markListening(this.db, id, port, ip ? await probeProtocol(ip, port) : 'tcp', now)),
+    );
+    for (const port of listed) if (!reachable.has(port)) await store.markStopped(this.db, id, port, now);
+  }
+
+  private async reload(running: Array<{ id: string; account_id: string; ip: string | null }>): Promise<void> {
+    this.passwordChanges.clear();
+    const rows = await store.allPorts(this.db);
+    const sandboxes = new Map(running.map((s) => [s.id, { id: s.id, accountId: s.account_id, ip: s.ip }]));
+    const ports = new Map<string, Map<number, LivePort>>();
+    for (const row of rows) {
+      if (!row.listening || !sandboxes.has(row.sandbox_id) || !row.detected_at) continue;
+      if (!ports.has(row.sandbox_id)) ports.set(row.sandbox_id, new Map());
+      ports.get(row.sandbox_id)!.set(row.port, { port: row.port, protocol: row.protocol as PortProtocol, detectedAt: row.detected_at, passwordHash: row.password_hash });
+    }
+    for (const change of this.passwordChanges.values()) {
+      const live = ports.get(change.sandboxId)?.get(change.port);
+      if (live) live.passwordHash = change.passwordHash;
+    }
+    this.sandboxes = sandboxes;
+    this.ports = ports;
+  }
+}

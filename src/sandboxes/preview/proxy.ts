@@ -1,0 +1,220 @@
+// The preview proxy: a request for `<sandbox_id>-<port>.<preview host>` goes to that sandbox's address
+// and port — only a port the detector sees listening — after the per-port rate limit and the port's
+// password. Bodies stream both ways; WebSocket (any Upgrade) connections are spliced after the 101.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Limiter } from '../../core/rate-limit.js';
+import type { LivePort, PortDetector } from '../ports/detector.js';
+import { requestHeaders, responseHeaders } from './headers.js';
+import type { PreviewHosts, PreviewTarget } from './host.js';
+import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
+import { basicAuthPassword, type PreviewProtection } from './protection.js';
+
+const ACTIVITY_INTERVAL_MS = 5000;
+const LOGIN_BODY_MAX_BYTES = 8192;
+
+export interface PreviewProxyOptions {
+  hosts: PreviewHosts;
+  detector: PortDetector;
+  protection: PreviewProtection;
+  /** Requests per port per minute. */
+  requests: Limiter;
+  /** Status of a sandbox the detector does not see running, or null when there is no such sandbox. */
+  sandboxStatus(id: string): Promise<string | null>;
+  recordActivity(id: string): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+/** What to answer instead of proxying. */
+interface Refusal {
+  status: number;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+type Admission = { kind: 'proxy'; ip: string; live: LivePort } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
+
+const refuse = (status: number, title: string, message: string, headers?: Record<string, string>): Admission => ({ kind: 'refuse', refusal: { status, html: errorPage(title, message), headers } });
+
+export class PreviewProxy {
+  private readonly agent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
+  private readonly lastActivity = new Map<string, number>();
+  /** Client connections with a proxied exchange in flight (streams, WebSockets), cut at shutdown. */
+  private readonly open = new Set<Duplex>();
+
+  constructor(private readonly options: PreviewProxyOptions) {}
+
+  async handleRequest(request: IncomingMessage, response: ServerResponse, target: PreviewTarget): Promise<void> {
+    const admission = await this.admit(request, target).catch((err) => this.failed(err));
+    if (admission.kind === 'refuse') return sendPage(response, admission.refusal);
+    if (admission.kind === 'login') return this.login(request, response, target, admission.live);
+
+    const { hosts } = this.options;
+    const upstream = http.request({
+      host: admission.ip,
+      port: target.port,
+      method: request.method,
+      path: request.url,
+      headers: requestHeaders(request, { scheme: hosts.scheme, portIsProtected: admission.live.passwordHash !== null, upgrade: false }),
+      agent: this.agent,
+      setHost: false,
+    });
+    this.track(request.socket, response);
+    upstream.on('response', (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.rawHeaders));
+      // Streams (SSE, chunked) show their headers at once, before the first event.
+      if (answer.headers['content-length'] === undefined) response.flushHeaders();
+      answer.pipe(response);
+      answer.on('error', () => response.destroy());
+    });
+    upstream.on('error', () => {
+      if (response.headersSent) response.destroy();
+      else sendPage(response, nothingListening(target));
+    });
+    response.on('close', () => {
+      if (!response.writableFinished) upstream.destroy();
+    });
+    request.pipe(upstream);
+  }
+
+  async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, target: PreviewTarget): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const admission = await this.admit(request, target).catch((err) => this.failed(err));
+    if (admission.kind !== 'proxy') return writeRawPage(socket, admission.kind === 'refuse' ? admission.refusal : { status: 401, html: errorPage('Password required', 'Open the preview in a browser first, or send the password with Basic auth.') });
+
+    const upstream = http.request({
+      host: admission.ip,
+      port: target.port,
+      method: request.method,
+      path: request.url,
+      headers: requestHeaders(request, { scheme: this.options.hosts.scheme, portIsProtected: admission.live.passwordHash !== null, upgrade: true }),
+      setHost: false,
+    });
+    this.track(socket, socket);
+    upstream.on('upgrade', (answer, sandboxSocket, sandboxHead) => {
+      const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      socket.write(lines.join('\r\n') + '\r\n\r\n');
+      if (sandboxHead.length) socket.write(sandboxHead);
+      if (head.length) sandboxSocket.write(head);
+      sandboxSocket.on('error', () => socket.destroy());
+      socket.on('close', () => sandboxSocket.destroy());
+      sandboxSocket.on('close', () => socket.destroy());
+      sandboxSocket.pipe(socket).pipe(sandboxSocket);
+    });
+    // The server answered without upgrading: pass its answer on and end the connection.
+    upstream.on('response', (answer) => {
+      const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`];
+      const headers = responseHeaders(answer.rawHeaders);
+      for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
+      socket.write(lines.join('\r\n') + '\r\nConnection: close\r\n\r\n');
+      answer.pipe(socket);
+    });
+    upstream.on('error', () => writeRawPage(socket, nothingListening(target)));
+    upstream.end();
+  }
+
+  /** Cuts the connections still proxying, so shutdown does not wait for a stream or a WebSocket to end. */
+  close(): void {
+    for (const socket of this.open) socket.destroy();
+    this.agent.destroy();
+  }
+
+  private track(socket: Duplex, lifetime: { once(event: 'close', listener: () => void): unknown }): void {
+    this.open.add(socket);
+    lifetime.once('close', () => this.open.delete(socket));
+  }
+
+  private failed(err: unknown): Admission {
+    this.options.log.error({ err }, 'preview request failed');
+    return refuse(500, 'Preview unavailable', 'Paddock could not serve this preview. Try again.');
+  }
+
+  private async admit(request: IncomingMessage, target: PreviewTarget): Promise<Admission> {
+    const { detector, requests, protection } = this.options;
+    const sandbox = detector.sandbox(target.sandboxId);
+    if (!sandbox || !sandbox.ip) {
+      const status = await this.options.sandboxStatus(target.sandboxId);
+      if (status === null || status === 'destroyed') return refuse(404, 'No such preview', `There is no sandbox ${target.sandboxId}.`);
+      return refuse(502, 'Sandbox not running', `Sandbox ${target.sandboxId} is ${status}, so nothing answers on port ${target.port}.`);
+    }
+    const decision = await requests.consume(target.label);
+    if (!decision.allowed) {
+      return refuse(429, 'Too many requests', `This preview allows ${decision.limit} requests per minute. Try again in ${decision.retryAfterSeconds} s.`, { 'retry-after': String(decision.retryAfterSeconds) });
+    }
+    const live = detector.port(target.sandboxId, target.port);
+    if (!live) return { kind: 'refuse', refusal: nothingListening(target) };
+    if (live.protocol !== 'http') return refuse(502, 'Not an HTTP port', `Port ${target.port} of ${target.sandboxId} is listening but did not answer HTTP when it was detected.`);
+
+    if (live.passwordHash && !protection.hasValidCookie(request, target, live.passwordHash)) {
+      const password = basicAuthPassword(request.headers.authorization);
+      if (password !== null) {
+        const check = await protection.check(target, live.passwordHash, password);
+        if (check.kind === 'throttled') return refuse(429, 'Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`, { 'retry-after': String(check.retryAfterSeconds) });
+        if (check.kind === 'wrong') return refuse(401, 'Wrong password', 'The password sent with Basic auth is wrong.', { 'www-authenticate': 'Basic realm="Paddock preview", charset="UTF-8"' });
+      } else if (request.method === 'POST' && request.url?.split('?')[0] === LOGIN_PATH) {
+        return { kind: 'login', live };
+      } else {
+        return { kind: 'refuse', refusal: { status: 401, html: passwordPage({ label: target.label, next: request.url ?? '/', wrongPassword: false }) } };
+      }
+    }
+    this.noteActivity(target.sandboxId);
+    return { kind: 'proxy', ip: sandbox.ip, live };
+  }
+
+  /** The password form's POST: on the right password, the cookie and a redirect back to where the visitor was going. */
+  private async login(request: IncomingMessage, response: ServerResponse, target: PreviewTarget, live: LivePort): Promise<void> {
+    const form = new URLSearchParams(await readBody(request, LOGIN_BODY_MAX_BYTES).catch(() => ''));
+    const next = safeNext(form.get('next'));
+    const check = await this.options.protection.check(target, live.passwordHash!, form.get('password') ?? '');
+    if (check.kind === 'throttled') return sendPage(response, { status: 429, html: errorPage('Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`), headers: { 'retry-after': String(check.retryAfterSeconds) } });
+    if (check.kind === 'wrong') return sendPage(response, { status: 401, html: passwordPage({ label: target.label, next, wrongPassword: true }) });
+    response.writeHead(303, { location: next, 'set-cookie': this.options.protection.setCookieHeader(target, live.passwordHash!), 'cache-control': 'no-store', 'content-length': '0' });
+    response.end();
+  }
+
+  private noteActivity(sandboxId: string): void {
+    const now = Date.now();
+    if (now - (this.lastActivity.get(sandboxId) ?? 0) < ACTIVITY_INTERVAL_MS) return;
+    this.lastActivity.set(sandboxId, now);
+    this.options.recordActivity(sandboxId).catch((err) => this.options.log.warn({ err, sandbox_id: sandboxId }, 'could not record preview activity'));
+  }
+}
+
+function nothingListening(target: PreviewTarget): Refusal {
+  return { status: 502, html: errorPage('Nothing is listening', `No server answers on port ${target.port} of sandbox ${target.sandboxId}. Start one listening on 0.0.0.0:${target.port} and reload.`) };
+}
+
+/** Only a path on the same preview host: never an absolute or protocol-relative URL. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
+function sendPage(response: ServerResponse, refusal: Refusal): void {
+  const body = Buffer.from(refusal.html);
+  response.writeHead(refusal.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length), 'cache-control': 'no-store', ...refusal.headers });
+  response.end(body);
+}
+
+function writeRawPage(socket: Duplex, refusal: Refusal): void {
+  const body = Buffer.from(refusal.html);
+  const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(body.length), Connection: 'close', ...refusal.headers };
+  const head = [`HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  if (socket.writable) socket.end(Buffer.concat([Buffer.from(head + '\r\n\r\n'), body]));
+  else socket.destroy();
+}
+
+function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return reject(new Error('form too large'));
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
