@@ -1,7 +1,7 @@
 // Listening TCP sockets of a sandbox, read from /proc/<pid>/net/tcp{,6} of a host process in its network namespace.
 // Those files cost milliseconds each whatever the namespace holds (the kernel walks the host's whole TCP
 // table), so a reader re-reads them only when the namespace's TCP socket count (sockstat, which is cheap)
-// changes, and at least every `fullReadIntervalMs`.
+// changes, and at least every `fullReadIntervalMs` (a minute) as a safety net.
 import { readFile } from 'node:fs/promises';
 import type { ListeningPort } from '../runtime.js';
 
@@ -75,7 +75,7 @@ interface CachedPorts {
 export class ListeningPortReader {
   private readonly cache = new Map<string, CachedPorts>();
 
-  constructor(private readonly fullReadIntervalMs = 10_000) {}
+  constructor(private readonly fullReadIntervalMs = 60_000) {}
 
   async read(id: string, pid: number): Promise<ListeningPort[]> {
     const counts = await tcpSocketCounts(pid);
