@@ -11,7 +11,8 @@ cd /workspace 2>/dev/null && git rev-parse --is-inside-work-tree >/dev/null 2>&1
 index=$(mktemp)
 trap 'rm -f "$index"' EXIT
 git_dir=$(git rev-parse --git-dir)
-[ -f "$git_dir/index" ] && cp "$git_dir/index" "$index" || rm -f "$index"
+# -p keeps the index's time, which git compares with file times to catch edits made within its timestamp.
+[ -f "$git_dir/index" ] && cp -p "$git_dir/index" "$index" || rm -f "$index"
 export GIT_INDEX_FILE="$index"
 git add -A -N . >/dev/null 2>&1
 base=HEAD

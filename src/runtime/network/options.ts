@@ -140,7 +140,7 @@ async function nameserversIn(path: string): Promise<string[]> {
     .filter((server): server is string => server !== undefined && parseIpv4(server) !== null && !server.startsWith('127.'));
 }
 
-/** The host's upstream IPv4 resolvers, skipping loopback stubs a sandbox could never reach. */
+/** The host's upstream IPv4 resolvers, skipping loopback resolvers (127.0.0.53 and the like) a sandbox could never reach. */
 export async function hostDnsServers(): Promise<string[]> {
   const servers = await nameserversIn('/etc/resolv.conf');
   return servers.length > 0 ? servers : nameserversIn('/run/systemd/resolve/resolv.conf');
