@@ -2,11 +2,13 @@
 import { benchApi } from './api.js';
 import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
+import { benchTerminal } from './terminal.js';
 import { printTable, type BenchRow } from './table.js';
 
 const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }> = {
   api: { title: 'API: authenticated request vs hello route (same process, autocannon, 32 connections)', run: benchApi },
   runc: { title: 'Sandboxes on runc: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('runc') },
+  terminal: { title: 'Terminal: keystroke echo through the WebSocket vs the PTY driven directly (runc, same sandbox, same run)', run: () => benchTerminal('runc') },
   gvisor: { title: 'Sandboxes on gVisor: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('gvisor') },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
