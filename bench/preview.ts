@@ -1,28 +1,14 @@
 // The preview proxy against a direct connection to the same server inside the same sandbox, same run
 // (autocannon from a separate process, then sequential keep-alive latencies); and the CPU the port
 // detector costs with N idle sandboxes against the same process with none.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/app.js';
-import { databaseFile, loadConfig } from '../src/config.js';
-import { openStorage } from '../src/core/db/database.js';
-import { migrateToLatest } from '../src/core/db/migrate.js';
-import { createRuntime, type RuntimeName } from '../src/runtime/index.js';
-import { createSandboxNetwork } from '../src/runtime/network/index.js';
+import type { RuntimeName } from '../src/runtime/index.js';
 import { latencies, load } from './api.js';
+import { startBenchApp } from './bench-app.js';
 import type { BenchRow } from './table.js';
 
 const IDLE_SANDBOXES = Number(process.env.BENCH_IDLE_SANDBOXES ?? 200);
 const CPU_WINDOW_MS = Number(process.env.BENCH_CPU_WINDOW_MS ?? 10_000);
 const SERVER = `require('node:http').createServer((req, res) => res.end('hello from the sandbox')).listen(3000, '0.0.0.0');`;
-
-function templatesDir(): string {
-  for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
-    if (candidate && fs.existsSync(path.join(candidate, 'node-22', 'ready.json'))) return path.resolve(candidate);
-  }
-  throw new Error('template node-22 is not built: run npm run test:all or paddock templates build node-22');
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,25 +21,8 @@ async function cpuPercent(ms: number): Promise<number> {
 }
 
 export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH_RUNTIME as RuntimeName) ?? 'runc'): Promise<BenchRow[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
-  fs.symlinkSync(templatesDir(), path.join(dataDir, 'templates'));
-  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', PADDOCK_PREVIEW_RATE_LIMIT: '100000000' });
-  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
-  await migrateToLatest(storage.db);
-  // A network of its own, so the benchmark's start-up never touches sandboxes of a server running beside it.
-  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' });
-  const runtime = createRuntime(runtimeName, { dataDir, network });
-  await runtime.init();
-  const { app, services } = await buildApp({ config, storage, runtime });
-  const { api_key } = await services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const appPort = typeof address === 'object' && address ? address.port : 0;
-  const base = `http://127.0.0.1:${appPort}`;
-  const api = async (method: string, route: string, body?: object) => {
-    const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${api_key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    return response.status === 204 ? null : response.json();
-  };
+  const bench = await startBenchApp(runtimeName, 'node-22', { PADDOCK_PREVIEW_RATE_LIMIT: '100000000' });
+  const { api, base, port: appPort } = bench;
   const created: string[] = [];
 
   try {
@@ -94,9 +63,6 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
     ];
   } finally {
     for (let i = 0; i < created.length; i += 20) await Promise.all(created.slice(i, i + 20).map((id) => api('DELETE', `/v1/sandboxes/${id}`).catch(() => undefined)));
-    await app.close();
-    await runtime.close?.();
-    await storage.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }

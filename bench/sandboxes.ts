@@ -1,46 +1,19 @@
 // Sandbox speed and density through the real API, against the bare runtime measured in the same run:
 // create → first exec, exec round trip, 50 concurrent creates, and host memory per idle sandbox.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/app.js';
-import { databaseFile, loadConfig } from '../src/config.js';
-import { openStorage } from '../src/core/db/database.js';
-import { migrateToLatest } from '../src/core/db/migrate.js';
-import { createRuntime, templateLowerDirs, type RuntimeName } from '../src/runtime/index.js';
+import { templateLowerDirs, type RuntimeName } from '../src/runtime/index.js';
 import { bareExec, bareRuntime } from './bare-runtime.js';
+import { startBenchApp } from './bench-app.js';
 import type { BenchRow } from './table.js';
 
 const TEMPLATE = process.env.BENCH_TEMPLATE ?? 'python-311';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const DENSITY = Number(process.env.BENCH_DENSITY ?? 50);
 
-function templatesDir(): string {
-  for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
-    if (candidate && fs.existsSync(path.join(candidate, TEMPLATE, 'ready.json'))) return path.resolve(candidate);
-  }
-  throw new Error(`template ${TEMPLATE} is not built: run npm run test:all or paddock templates build ${TEMPLATE}`);
-}
-
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 export async function benchSandboxes(runtimeName: RuntimeName): Promise<BenchRow[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
-  fs.symlinkSync(templatesDir(), path.join(dataDir, 'templates'));
-  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000' });
-  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
-  await migrateToLatest(storage.db);
-  const runtime = createRuntime(runtimeName, { dataDir });
-  await runtime.init();
-  const { app, services } = await buildApp({ config, storage, runtime });
-  const { api_key } = await services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const api = async (method: string, route: string, body?: object) => {
-    const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${api_key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    return response.status === 204 ? null : response.json();
-  };
+  const bench = await startBenchApp(runtimeName, TEMPLATE);
+  const { api, runtime, dataDir } = bench;
   const spec = { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 };
   const bare = await bareRuntime(runtimeName, (await templateLowerDirs(dataDir, TEMPLATE))!);
 
@@ -93,9 +66,6 @@ export async function benchSandboxes(runtimeName: RuntimeName): Promise<BenchRow
     ];
   } finally {
     await bare.close();
-    await app.close();
-    await runtime.close?.();
-    await storage.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }

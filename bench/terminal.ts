@@ -1,27 +1,13 @@
 // Terminal keystroke → echo round trip through the WebSocket terminal, against the same sandbox's PTY
 // driven directly through the runtime (no HTTP, no WebSocket), same run.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import WebSocket from 'ws';
-import { buildApp } from '../src/app.js';
-import { databaseFile, loadConfig } from '../src/config.js';
-import { openStorage } from '../src/core/db/database.js';
-import { migrateToLatest } from '../src/core/db/migrate.js';
-import { createRuntime, type RuntimeName } from '../src/runtime/index.js';
-import { createSandboxNetwork } from '../src/runtime/network/index.js';
+import type { RuntimeName } from '../src/runtime/index.js';
+import { startBenchApp } from './bench-app.js';
 import type { BenchRow } from './table.js';
 
 const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 200);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * p)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function templatesDir(): string {
-  for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
-    if (candidate && fs.existsSync(path.join(candidate, 'python-311', 'ready.json'))) return path.resolve(candidate);
-  }
-  throw new Error('template python-311 is not built: run npm run test:all or paddock templates build python-311');
-}
 
 /** Types one character at a time and times until the terminal echoes it back. */
 async function echoTimes(send: (data: string) => void, onOutput: (listener: (text: string) => void) => void): Promise<number[]> {
@@ -44,23 +30,12 @@ async function echoTimes(send: (data: string) => void, onOutput: (listener: (tex
 }
 
 export async function benchTerminal(runtimeName: RuntimeName = 'runc'): Promise<BenchRow[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
-  fs.symlinkSync(templatesDir(), path.join(dataDir, 'templates'));
-  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000' });
-  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
-  await migrateToLatest(storage.db);
-  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' });
-  const runtime = createRuntime(runtimeName, { dataDir, network });
-  await runtime.init();
-  const { app, services } = await buildApp({ config, storage, runtime });
-  const { api_key, account } = await services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const principal = (await services.accounts.authenticate(api_key))!;
+  const bench = await startBenchApp(runtimeName, 'python-311');
+  const { services, runtime, apiKey, port } = bench;
+  const principal = (await services.accounts.authenticate(apiKey))!;
   const sandbox = await services.sandboxes!.create(principal, { template: 'python-311', network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 });
   try {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/v1/sandboxes/${sandbox.id}/terminal`, { headers: { authorization: `Bearer ${api_key}` } });
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/v1/sandboxes/${sandbox.id}/terminal`, { headers: { authorization: `Bearer ${apiKey}` } });
     const listeners: ((text: string) => void)[] = [];
     socket.on('message', (data, isBinary) => {
       if (isBinary) for (const listener of listeners) listener(data.toString());
@@ -84,10 +59,7 @@ export async function benchTerminal(runtimeName: RuntimeName = 'runc'): Promise<
       { what: `terminal keystroke → echo p99 (${runtimeName}) vs the PTY driven directly`, ours: percentile(throughWebSocket, 0.99), baseline: percentile(direct, 0.99), unit: 'ms', better: 'lower' },
     ];
   } finally {
-    await services.sandboxes!.destroy(account.id, sandbox.id);
-    await app.close();
-    await runtime.close?.();
-    await storage.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await services.sandboxes!.destroy(principal.accountId, sandbox.id);
+    await bench.close();
   }
 }

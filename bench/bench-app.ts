@@ -1,0 +1,65 @@
+// A real Paddock (app, runtime, SQLite) for the sandbox benchmarks, on a host network of its own so a
+// benchmark's start-up never touches the sandboxes of a server running beside it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type AppServices } from '../src/app.js';
+import { databaseFile, loadConfig } from '../src/config.js';
+import { openStorage } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createRuntime, type RuntimeName, type SandboxRuntime } from '../src/runtime/index.js';
+import { createSandboxNetwork } from '../src/runtime/network/index.js';
+
+export interface BenchApp {
+  dataDir: string;
+  runtime: SandboxRuntime;
+  services: AppServices;
+  apiKey: string;
+  port: number;
+  base: string;
+  api(method: string, route: string, body?: object): Promise<any>;
+  close(): Promise<void>;
+}
+
+/** The first of the usual template dirs that holds `template`, ready. */
+function templatesDir(template: string): string {
+  for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
+    if (candidate && fs.existsSync(path.join(candidate, template, 'ready.json'))) return path.resolve(candidate);
+  }
+  throw new Error(`template ${template} is not built: run npm run test:all or paddock templates build ${template}`);
+}
+
+export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}): Promise<BenchApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
+  fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
+  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', ...env });
+  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
+  await migrateToLatest(storage.db);
+  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' });
+  const runtime = createRuntime(runtimeName, { dataDir, network });
+  await runtime.init();
+  const { app, services } = await buildApp({ config, storage, runtime });
+  const { api_key: apiKey } = await services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    dataDir,
+    runtime,
+    services,
+    apiKey,
+    port,
+    base,
+    async api(method, route, body) {
+      const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      return response.status === 204 ? null : response.json();
+    },
+    async close() {
+      await app.close();
+      await runtime.close?.();
+      await storage.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
