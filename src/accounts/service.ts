@@ -114,6 +114,8 @@ export class AccountService {
     const now = nowIso();
     const expiresAt = isoAfterSeconds(this.config.sessionTtlSeconds);
     await store.insertSession(this.db, { id: newId('dss'), account_id: account.id, token_hash: digestSecret(token), created_at: now, expires_at: expiresAt });
+    // Logins are rare enough to carry the clean-up of sessions that have run out.
+    await store.deleteExpiredSessions(this.db, now);
     return { token, expires_at: expiresAt, account: accountView(account) };
   }
 

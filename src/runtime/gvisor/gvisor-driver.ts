@@ -16,11 +16,9 @@ export class GvisorDriver implements OciDriver {
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
   readonly cli: RuntimeCli;
-  private readonly globalArgs: string[];
 
   constructor(private readonly root: string) {
     this.cli = new RuntimeCli(binary, root);
-    this.globalArgs = this.cli.globalArgs;
   }
 
   async prepareHost(): Promise<void> {
@@ -29,7 +27,7 @@ export class GvisorDriver implements OciDriver {
 
   async start(id: string, bundleDir: string, netnsPath: string): Promise<void> {
     // nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
-    await runDetached('nsenter', [`--net=${netnsPath}`, '--', binary, ...this.globalArgs, '--network=host',
+    await runDetached('nsenter', [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, '--network=host',
       '--overlay2=none', 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
   }
 
@@ -37,7 +35,7 @@ export class GvisorDriver implements OciDriver {
     const pidFile = path.join(sandboxDir, `exec-${randomUUID()}.pid`);
     return {
       file: binary,
-      args: [...this.globalArgs, 'exec', '--cwd', process.cwd, ...envFlags(process.env), '--internal-pid-file', pidFile,
+      args: [...this.cli.globalArgs, 'exec', '--cwd', process.cwd, ...envFlags(process.env), '--internal-pid-file', pidFile,
         id, ...process.args],
       killTree: async () => {
         const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
@@ -49,7 +47,7 @@ export class GvisorDriver implements OciDriver {
 
   /** Processes inside gVisor are not host processes: find the tree with `runsc ps` and kill it with `runsc kill --pid`. */
   private async killInsideTree(id: string, rootPid: number): Promise<void> {
-    const { stdout } = await run(binary, [...this.globalArgs, 'ps', id]);
+    const { stdout } = await run(binary, [...this.cli.globalArgs, 'ps', id]);
     // Table output (`--format json` lists only pids): UID PID PPID C TTY STIME TIME CMD.
     const processes = stdout.split('\n').slice(1).map((line) => line.trim().split(/\s+/))
       .filter((fields) => fields.length >= 3).map((fields) => ({ PID: Number(fields[1]), PPID: Number(fields[2]) }));
@@ -58,7 +56,7 @@ export class GvisorDriver implements OciDriver {
       for (const candidate of processes) if (candidate.PPID === doomed[index]) doomed.push(candidate.PID);
     }
     const kill = (pid: number): Promise<unknown> =>
-      run(binary, [...this.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {});
+      run(binary, [...this.cli.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {});
     // The exec'd process first: were a child killed first, the parent could run on for a moment.
     await kill(rootPid);
     await Promise.all(doomed.slice(1).map(kill));

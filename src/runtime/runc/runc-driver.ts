@@ -15,11 +15,9 @@ export class RuncDriver implements OciDriver {
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
   readonly cli: RuntimeCli;
-  private readonly globalArgs: string[];
 
   constructor(private readonly root: string) {
     this.cli = new RuntimeCli(binary, root);
-    this.globalArgs = this.cli.globalArgs;
   }
 
   async prepareHost(): Promise<void> {
@@ -30,14 +28,14 @@ export class RuncDriver implements OciDriver {
   }
 
   async start(id: string, bundleDir: string): Promise<void> {
-    await runDetached(binary, [...this.globalArgs, 'run', '--detach', '--bundle', bundleDir, id],
+    await runDetached(binary, [...this.cli.globalArgs, 'run', '--detach', '--bundle', bundleDir, id],
       path.join(bundleDir, 'start.log'), 60_000);
   }
 
   prepareExec(id: string, _sandboxDir: string, process: ExecProcessSpec): PreparedExec {
     return {
       file: binary,
-      args: [...this.globalArgs, 'exec', ...(process.tty ? ['--tty'] : []), '--cwd', process.cwd,
+      args: [...this.cli.globalArgs, 'exec', ...(process.tty ? ['--tty'] : []), '--cwd', process.cwd,
         ...envFlags(process.env), id, ...process.args],
       // The exec'd process and its children are host processes below the `runc exec` process.
       killTree: async (runtimePid) => {
