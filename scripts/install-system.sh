@@ -10,7 +10,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 bookworm_packages=(runc nftables iptables iproute2 debootstrap umoci skopeo e2fsprogs util-linux
-  mount psmisc git curl ca-certificates tini)
+  mount psmisc git curl ca-certificates tini gcc libc6-dev)
 trixie_source=/etc/apt/sources.list.d/paddock-trixie.sources
 trixie_pin=/etc/apt/preferences.d/paddock-trixie-runsc
 

@@ -36,6 +36,8 @@ export interface SandboxPaths {
   rootfs: string;
   bundleDir: string;
   stateFile: string;
+  /** Holds the host end of the agent's socket; the sandbox sees it read-only at /.paddock/run. */
+  agentDir: string;
 }
 
 export function sandboxPaths(dataDir: string, id: string): SandboxPaths {
@@ -50,5 +52,6 @@ export function sandboxPaths(dataDir: string, id: string): SandboxPaths {
     rootfs: path.join(dir, 'rootfs'),
     bundleDir: path.join(dir, 'bundle'),
     stateFile: path.join(dir, 'sandbox.json'),
+    agentDir: path.join(dir, 'agent'),
   };
 }

@@ -27,8 +27,9 @@ export class GvisorDriver implements OciDriver {
 
   async start(id: string, bundleDir: string, netnsPath: string): Promise<void> {
     // nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
+    // --host-uds=open lets the agent connect to the host's socket in its bind mount; the sandbox cannot create host sockets.
     await runDetached('nsenter', [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, '--network=host',
-      '--overlay2=none', 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
+      '--overlay2=none', '--host-uds=open', 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
   }
 
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec {

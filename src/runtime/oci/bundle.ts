@@ -1,4 +1,6 @@
 // Builds the OCI runtime config (config.json) both drivers start a sandbox from.
+import { hostAgentBinary, sandboxAgentPath } from '../agent/binary.js';
+import { agentSocketName, sandboxAgentDir } from '../agent/endpoint.js';
 import { canLimitSwap } from '../host/cgroups.js';
 import { defaultSeccompProfile, type SeccompProfile } from './seccomp.js';
 
@@ -16,6 +18,8 @@ export interface BundleOptions {
   memoryMb: number;
   pidsLimit: number;
   cgroupsPath: string;
+  /** Host directory of the agent's socket, bind-mounted read-only at /.paddock/run. */
+  agentDir: string;
   /** Join this network namespace (runc); null when the runtime is already started inside it (runsc). */
   netnsPath: string | null;
   seccomp: boolean;
@@ -64,7 +68,8 @@ export async function buildOciConfig(options: BundleOptions): Promise<OciConfig>
     process: {
       terminal: false,
       user: { uid: 0, gid: 0 },
-      args: [sandboxInitPath, '--', 'sleep', '2147483647'],
+      // tini reaps orphans; its child, the agent, runs the commands the host sends (see agent/paddock-agent.c).
+      args: [sandboxInitPath, '--', sandboxAgentPath, `${sandboxAgentDir}/${agentSocketName}`],
       env: sandboxEnvironment(options.id, options.env),
       cwd: '/workspace',
       capabilities: { bounding: capabilities, effective: capabilities, permitted: capabilities },
@@ -83,6 +88,8 @@ export async function buildOciConfig(options: BundleOptions): Promise<OciConfig>
       { destination: '/sys', type: 'sysfs', source: 'sysfs', options: ['nosuid', 'noexec', 'nodev', 'ro'] },
       { destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', 'ro'] },
       { destination: sandboxInitPath, type: 'bind', source: hostInitBinary, options: ['rbind', 'ro', 'nosuid', 'nodev'] },
+      { destination: sandboxAgentPath, type: 'bind', source: hostAgentBinary, options: ['rbind', 'ro', 'nosuid', 'nodev'] },
+      { destination: sandboxAgentDir, type: 'bind', source: options.agentDir, options: ['rbind', 'ro', 'nosuid', 'nodev', 'noexec'] },
     ],
     linux: {
       namespaces,

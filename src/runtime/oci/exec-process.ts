@@ -1,34 +1,11 @@
 // Runs one prepared runtime exec (`runc exec` / `runsc exec`): output caps, streaming, stdin, timeout.
 import { spawn } from 'node:child_process';
 import type { ExecRequest, ExecResult } from '../runtime.js';
+import { CappedBuffer } from './capped-buffer.js';
 import type { PreparedExec } from './driver.js';
 
 /** Exit code reported when the command was killed for running past its timeout (as timeout(1) does). */
 export const timedOutExitCode = 124;
-
-class CappedBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  truncated = false;
-
-  constructor(private readonly capBytes: number) {}
-
-  push(chunk: Buffer): void {
-    const room = this.capBytes - this.size;
-    if (room <= 0) {
-      this.truncated ||= chunk.length > 0;
-      return;
-    }
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (kept.length < chunk.length) this.truncated = true;
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  toBuffer(): Buffer {
-    return Buffer.concat(this.chunks, this.size);
-  }
-}
 
 export function runPreparedExec(prepared: PreparedExec, request: ExecRequest): Promise<ExecResult> {
   const started = performance.now();

@@ -2,6 +2,9 @@
 // Only the runtime CLI calls differ, and those live behind OciDriver (runc/, gvisor/).
 import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentEndpoint } from '../agent/endpoint.js';
+import { AgentConnectionLost, runOverAgent } from '../agent/run-command.js';
 import { cgroupChildren, cgroupDirs, readCgroupUsage } from '../host/cgroups.js';
 import { mountPointsUnder } from '../host/mounts.js';
 import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
@@ -32,10 +35,17 @@ export interface OciRuntimeOptions {
   pidsLimit?: number;
 }
 
+/**
+ * How long an exec waits for an idle agent connection before falling back to the runtime's own exec.
+ * Right after start or a server restart the agent is still (re)connecting; after that one is always idle.
+ */
+const agentWaitMs = 5000;
+
 export class OciSandboxRuntime implements SandboxRuntime {
   readonly name: RuntimeName;
   private readonly records = new Map<string, SandboxRecord>();
   private readonly networkPids = new Map<string, number>();
+  private readonly agents = new Map<string, AgentEndpoint>();
   private readonly portReader = new ListeningPortReader();
   private readonly diskPool: DiskPool;
 
@@ -62,10 +72,12 @@ export class OciSandboxRuntime implements SandboxRuntime {
     const paths = this.paths(spec.id);
     if (this.records.has(spec.id) || (await readSandboxRecord(paths.stateFile))) throw new SandboxAlreadyExists(spec.id);
     try {
-      const [, { netnsPath, ip }] = await Promise.all([
+      const [, { netnsPath, ip }, agent] = await Promise.all([
         createSandboxRootfs({ paths, lowerDirs, diskGb: spec.diskGb, hostname: spec.id, diskPool: this.diskPool }),
         this.options.network.attach(spec.id, spec.networkMode, spec.allowlist),
+        AgentEndpoint.listen(paths.agentDir),
       ]);
+      this.agents.set(spec.id, agent);
       const nameFiles = await sandboxNameFiles(
         { dnsServers: this.options.dnsServers },
         { id: spec.id, mode: spec.networkMode, ip },
@@ -74,11 +86,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
       await writeFileInRootfs(paths.rootfs, 'etc/hosts', nameFiles.hosts);
       const record: SandboxRecord = {
         id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
-        netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, createdAt: new Date().toISOString(),
+        netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, agent: true, createdAt: new Date().toISOString(),
       };
       const config = await buildOciConfig({
         id: spec.id, rootfs: paths.rootfs, env: spec.env, cpus: spec.cpus, memoryMb: spec.memoryMb,
-        pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath,
+        pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath, agentDir: paths.agentDir,
         netnsPath: this.driver.joinsNetnsFromConfig ? netnsPath : null, seccomp: this.driver.usesSeccompProfile,
       });
       await mkdir(paths.bundleDir, { recursive: true });
@@ -94,21 +106,40 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async exec(id: string, request: ExecRequest): Promise<ExecResult> {
-    await this.runningRecord(id);
+    const record = await this.runningRecord(id);
+    const argv = request.argv && request.argv.length > 0 ? request.argv : ['/bin/sh', '-c', request.command];
+    const cwd = request.cwd ?? '/workspace';
+    const connection = record.agent ? await this.agents.get(id)?.acquire(agentWaitMs) : null;
+    if (!connection) return this.execThroughRuntime(id, argv, cwd, request);
+    try {
+      return await runOverAgent(connection, { argv, cwd, env: extraEnvironment(request.env), stdin: request.stdin }, request);
+    } catch (error) {
+      // A sandbox that is going down takes a moment to be reported so (gVisor's sandbox process exits last).
+      if (error instanceof AgentConnectionLost) {
+        for (let attempt = 0; attempt < 10; attempt++, await sleep(100)) await this.requireRunning(id);
+      }
+      throw error;
+    }
+  }
+
+  /** `runc exec` / `runsc exec`: for sandboxes without an agent, or when it does not answer. */
+  private async execThroughRuntime(id: string, argv: string[], cwd: string, request: ExecRequest): Promise<ExecResult> {
     const prepared = this.driver.prepareExec(id, this.paths(id).dir, {
-      args: request.argv && request.argv.length > 0 ? request.argv : ['/bin/sh', '-c', request.command],
+      args: argv,
       // The runtimes start exec'd processes from config.json's env (the sandbox env); only extras go on the command line.
       env: extraEnvironment(request.env),
-      cwd: request.cwd ?? '/workspace',
+      cwd,
       tty: false,
     });
     const result = await runPreparedExec(prepared, request);
     // A runtime that cannot reach the container also exits non-zero; tell that apart from the command failing.
-    if (result.exitCode !== 0 && !result.timedOut) {
-      const status = await this.driver.status(id);
-      if (status !== 'running') throw new SandboxNotRunning(id, status === 'paused' ? 'paused' : 'stopped');
-    }
+    if (result.exitCode !== 0 && !result.timedOut) await this.requireRunning(id);
     return result;
+  }
+
+  private async requireRunning(id: string): Promise<void> {
+    const status = await this.driver.status(id);
+    if (status !== 'running') throw new SandboxNotRunning(id, status === 'paused' ? 'paused' : 'stopped');
   }
 
   async openPty(id: string, request: PtyRequest): Promise<PtyProcess> {
@@ -156,6 +187,9 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async destroy(id: string): Promise<void> {
+    const agent = this.agents.get(id);
+    this.agents.delete(id);
+    await agent?.close();
     this.records.delete(id);
     this.networkPids.delete(id);
     this.portReader.forget(id);
@@ -173,6 +207,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       const record = await readSandboxRecord(this.paths(id).stateFile);
       if (record && (status === 'running' || status === 'paused')) {
         this.records.set(id, { ...record, paused: status === 'paused' });
+        if (record.agent && !this.agents.has(id)) this.agents.set(id, await AgentEndpoint.listen(this.paths(id).agentDir));
         result.alive.push(id);
       } else {
         result.dead.push(id);
@@ -203,6 +238,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.agents.values()].map((agent) => agent.close()));
+    this.agents.clear();
     this.diskPool.stop();
     await this.options.network.close();
   }

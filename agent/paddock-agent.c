@@ -1,0 +1,390 @@
+// paddock-agent: runs commands inside a sandbox on behalf of the host, so an exec costs a fork inside the
+// sandbox instead of a `runc exec` / `runsc exec` (a new runtime process, namespace joins, 20-35 ms).
+//
+// It starts under tini as the sandbox's main process and keeps a few idle connections open to the host's
+// unix socket (a per-sandbox directory bind-mounted read-only at the path given as argv[1]). The host
+// writes one request on an idle connection; the worker owning it runs the command and streams its output
+// back. Everything on a connection is a frame: one type byte, a 4-byte big-endian length, the data.
+//
+//   host → agent  'R' request: NUL-terminated strings: cwd, argc, argv…, envc, env… (env is added to ours)
+//                 'I' stdin bytes    'E' end of stdin    'K' kill the command and everything it started
+//   agent → host  'S' started (pid as text)    'O' stdout bytes    'F' stderr bytes
+//                 'X' exit status (text: exit code, or 128 + signal)    'N' could not start (message)
+//
+// The host is trusted to speak this protocol; anything inside the sandbox can also connect to the host
+// socket or signal these processes, which only ever affects this sandbox.
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { SPARE_WORKERS = 2, IDLE_EXIT = 3, MAX_REQUEST_BYTES = 4 << 20, MAX_ARGS = 65536, CHUNK = 65536 };
+
+static const char *socket_path;
+// SIGCHLD wakes poll() through this pipe (the self-pipe trick), so an exit is seen at once.
+static int child_signal[2] = {-1, -1};
+
+static void on_child(int signal_number) {
+  (void)signal_number;
+  int saved = errno;
+  if (write(child_signal[1], "c", 1) < 0) {}
+  errno = saved;
+}
+
+static void watch_children(void) {
+  if (child_signal[0] >= 0) {
+    close(child_signal[0]);
+    close(child_signal[1]);
+  }
+  if (pipe2(child_signal, O_CLOEXEC | O_NONBLOCK) < 0) _exit(71);
+  struct sigaction action = {.sa_handler = on_child, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGCHLD, &action, NULL);
+}
+
+static void drain_child_signal(void) {
+  char bytes[64];
+  while (read(child_signal[0], bytes, sizeof bytes) > 0) {}
+}
+
+static int write_all(int fd, const void *data, size_t length) {
+  const char *p = data;
+  while (length > 0) {
+    ssize_t n = write(fd, p, length);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    p += n;
+    length -= (size_t)n;
+  }
+  return 0;
+}
+
+static int read_all(int fd, void *data, size_t length) {
+  char *p = data;
+  while (length > 0) {
+    ssize_t n = read(fd, p, length);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    p += n;
+    length -= (size_t)n;
+  }
+  return 0;
+}
+
+static int send_frame(int fd, char type, const void *data, uint32_t length) {
+  char header[5];
+  uint32_t big = htonl(length);
+  header[0] = type;
+  memcpy(header + 1, &big, 4);
+  if (write_all(fd, header, 5) < 0) return -1;
+  return length ? write_all(fd, data, length) : 0;
+}
+
+static int send_text(int fd, char type, const char *text) {
+  return send_frame(fd, type, text, (uint32_t)strlen(text));
+}
+
+/** Reads one frame; *data is malloc'd (NUL-terminated for convenience). -1 on end of stream or a frame too large. */
+static int read_frame(int fd, char *type, char **data, uint32_t *length) {
+  unsigned char header[5];
+  if (read_all(fd, header, 5) < 0) return -1;
+  uint32_t big;
+  memcpy(&big, header + 1, 4);
+  *type = (char)header[0];
+  *length = ntohl(big);
+  if (*length > MAX_REQUEST_BYTES) return -1;
+  *data = malloc(*length + 1);
+  if (!*data) return -1;
+  if (*length && read_all(fd, *data, *length) < 0) {
+    free(*data);
+    return -1;
+  }
+  (*data)[*length] = 0;
+  return 0;
+}
+
+static void pause_ms(long ms) {
+  struct timespec delay = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&delay, &delay) < 0 && errno == EINTR) {}
+}
+
+/** Connects to the host, retrying while it is not listening (starting, or restarting). */
+static int connect_host(void) {
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  strncpy(address.sun_path, socket_path, sizeof(address.sun_path) - 1);
+  long backoff = 5;
+  for (;;) {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) _exit(70);
+    if (connect(fd, (struct sockaddr *)&address, sizeof(address)) == 0) return fd;
+    close(fd);
+    pause_ms(backoff);
+    if (backoff < 1000) backoff *= 2;
+  }
+}
+
+/** Splits the request into cwd, argv and extra env; NULL-terminated arrays point into `data`. */
+static int parse_request(char *data, uint32_t length, char **cwd, char ***argv, char ***env) {
+  char *end = data + length, *p = data;
+#define NEXT(out)                      \
+  do {                                 \
+    if (p >= end) return -1;           \
+    char *nul = memchr(p, 0, end - p); \
+    if (!nul) return -1;               \
+    (out) = p;                         \
+    p = nul + 1;                       \
+  } while (0)
+  char *count_text;
+  NEXT(*cwd);
+  NEXT(count_text);
+  long argc = strtol(count_text, NULL, 10);
+  if (argc < 1 || argc > MAX_ARGS) return -1;
+  *argv = calloc((size_t)argc + 1, sizeof(char *));
+  if (!*argv) return -1;
+  for (long i = 0; i < argc; i++) NEXT((*argv)[i]);
+  NEXT(count_text);
+  long envc = strtol(count_text, NULL, 10);
+  if (envc < 0 || envc > MAX_ARGS) return -1;
+  *env = calloc((size_t)envc + 1, sizeof(char *));
+  if (!*env) return -1;
+  for (long i = 0; i < envc; i++) NEXT((*env)[i]);
+#undef NEXT
+  return 0;
+}
+
+/** Kills `root` and every process descended from it (found through /proc), then its process group. */
+static void kill_tree(pid_t root) {
+  enum { MAX_PROCS = 32768 };
+  static pid_t pids[MAX_PROCS], parents[MAX_PROCS];
+  int count = 0;
+  DIR *proc = opendir("/proc");
+  if (proc) {
+    struct dirent *entry;
+    while ((entry = readdir(proc)) && count < MAX_PROCS) {
+      pid_t pid = (pid_t)atoi(entry->d_name);
+      if (pid <= 0) continue;
+      char path[64], buffer[512];
+      snprintf(path, sizeof path, "/proc/%d/stat", pid);
+      int fd = open(path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      ssize_t n = read(fd, buffer, sizeof buffer - 1);
+      close(fd);
+      if (n <= 0) continue;
+      buffer[n] = 0;
+      char *after_name = strrchr(buffer, ')');
+      int parent = 0;
+      if (!after_name || sscanf(after_name + 1, " %*c %d", &parent) != 1) continue;
+      pids[count] = pid;
+      parents[count] = (pid_t)parent;
+      count++;
+    }
+    closedir(proc);
+  }
+  // Breadth-first over the parent links: doomed[] grows as children are found.
+  static pid_t doomed[MAX_PROCS];
+  int doomed_count = 0;
+  doomed[doomed_count++] = root;
+  for (int i = 0; i < doomed_count; i++) {
+    for (int j = 0; j < count && doomed_count < MAX_PROCS; j++) {
+      if (parents[j] == doomed[i]) doomed[doomed_count++] = pids[j];
+    }
+  }
+  for (int i = 0; i < doomed_count; i++) kill(doomed[i], SIGKILL);
+  kill(-root, SIGKILL);
+}
+
+/** Serves one request on `sock`, then exits. Tells the parent (through `busy_fd`) once it has work. */
+static void worker(int busy_fd) {
+  int sock = connect_host();
+  char type, *request;
+  uint32_t length;
+  if (read_frame(sock, &type, &request, &length) < 0 || type != 'R') _exit(IDLE_EXIT);
+  if (write_all(busy_fd, "b", 1) < 0) {}
+  close(busy_fd);
+  watch_children();
+
+  char *cwd, **argv, **extra_env;
+  if (parse_request(request, length, &cwd, &argv, &extra_env) < 0) {
+    send_text(sock, 'N', "malformed request");
+    _exit(0);
+  }
+  int in[2], out[2], err[2], ready[2];
+  if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(ready, O_CLOEXEC) < 0) {
+    send_text(sock, 'N', "no pipes left in the sandbox");
+    _exit(0);
+  }
+  pid_t child = fork();
+  if (child < 0) {
+    send_text(sock, 'N', "cannot fork in the sandbox (process limit reached?)");
+    _exit(0);
+  }
+  if (child == 0) {
+    setsid();
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    dup2(err[1], 2);
+    for (char **entry = extra_env; *entry; entry++) putenv(*entry);
+    if (chdir(cwd) < 0) {
+      dprintf(ready[1], "cannot enter %s: %s", cwd, strerror(errno));
+      _exit(126);
+    }
+    execvp(argv[0], argv);
+    int code = errno == ENOENT ? 127 : 126;
+    dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+    _exit(code);
+  }
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  close(ready[1]);
+  char message[512];
+  ssize_t failed = read(ready[0], message, sizeof message - 1);
+  close(ready[0]);
+  if (failed > 0) {
+    message[failed] = 0;
+    waitpid(child, NULL, 0);
+    send_text(sock, 'N', message);
+    _exit(0);
+  }
+  char pid_text[32];
+  snprintf(pid_text, sizeof pid_text, "%d", child);
+  send_text(sock, 'S', pid_text);
+
+  int stdin_fd = in[1], stdout_fd = out[0], stderr_fd = err[0];
+  fcntl(stdin_fd, F_SETFL, O_NONBLOCK);
+  // Pending stdin the command has not read yet: the host may send more than a pipe holds.
+  char *pending = NULL;
+  size_t pending_length = 0, pending_offset = 0;
+  int stdin_ended = 0, host_open = 1, exited = 0, status = 0;
+  static char buffer[CHUNK];
+
+  while (stdout_fd >= 0 || stderr_fd >= 0 || !exited) {
+    struct pollfd fds[5];
+    int n = 0, i_out = -1, i_err = -1, i_sock = -1, i_in = -1;
+    fds[n++] = (struct pollfd){child_signal[0], POLLIN, 0};
+    if (stdout_fd >= 0) fds[i_out = n++] = (struct pollfd){stdout_fd, POLLIN, 0};
+    if (stderr_fd >= 0) fds[i_err = n++] = (struct pollfd){stderr_fd, POLLIN, 0};
+    if (host_open) fds[i_sock = n++] = (struct pollfd){sock, POLLIN, 0};
+    if (stdin_fd >= 0 && pending_offset < pending_length) fds[i_in = n++] = (struct pollfd){stdin_fd, POLLOUT, 0};
+    int ready_count = poll(fds, (nfds_t)n, -1);
+    if (ready_count < 0 && errno != EINTR) break;
+    if (fds[0].revents & POLLIN) drain_child_signal();
+    if (!exited && waitpid(child, &status, WNOHANG) == child) exited = 1;
+    if (ready_count <= 0) continue;
+
+    int streams[2] = {i_out, i_err};
+    for (int s = 0; s < 2; s++) {
+      int index = streams[s];
+      if (index < 0 || !(fds[index].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      int *fd = s == 0 ? &stdout_fd : &stderr_fd;
+      ssize_t got = read(*fd, buffer, sizeof buffer);
+      if (got > 0) {
+        if (send_frame(sock, s == 0 ? 'O' : 'F', buffer, (uint32_t)got) < 0) host_open = 0;
+      } else if (got == 0 || errno != EINTR) {
+        close(*fd);
+        *fd = -1;
+      }
+    }
+    if (i_in >= 0 && (fds[i_in].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t wrote = write(stdin_fd, pending + pending_offset, pending_length - pending_offset);
+      if (wrote > 0) pending_offset += (size_t)wrote;
+      else if (errno != EAGAIN && errno != EINTR) pending_offset = pending_length;
+    }
+    if (stdin_fd >= 0 && stdin_ended && pending_offset >= pending_length) {
+      close(stdin_fd);
+      stdin_fd = -1;
+    }
+    if (i_sock >= 0 && (fds[i_sock].revents & (POLLIN | POLLHUP | POLLERR))) {
+      char frame_type, *data;
+      uint32_t frame_length;
+      if (read_frame(sock, &frame_type, &data, &frame_length) < 0) {
+        // The host went away mid-command: nobody will read the result, so do not leave the command running.
+        host_open = 0;
+        if (!exited) kill_tree(child);
+        continue;
+      }
+      if (frame_type == 'K') {
+        kill_tree(child);
+      } else if (frame_type == 'E') {
+        stdin_ended = 1;
+        if (stdin_fd >= 0 && pending_offset >= pending_length) {
+          close(stdin_fd);
+          stdin_fd = -1;
+        }
+      } else if (frame_type == 'I' && stdin_fd >= 0) {
+        size_t unwritten = pending_length - pending_offset;
+        if (pending) memmove(pending, pending + pending_offset, unwritten);
+        char *grown = realloc(pending, unwritten + frame_length);
+        if (grown) {
+          memcpy(grown + unwritten, data, frame_length);
+          pending = grown;
+          pending_length = unwritten + frame_length;
+        } else {
+          pending_length = unwritten;
+        }
+        pending_offset = 0;
+      }
+      free(data);
+    }
+  }
+  if (!exited) waitpid(child, &status, 0);
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  char code_text[16];
+  snprintf(code_text, sizeof code_text, "%d", code);
+  if (host_open) send_text(sock, 'X', code_text);
+  _exit(0);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: paddock-agent SOCKET\n");
+    return 64;
+  }
+  socket_path = argv[1];
+  signal(SIGPIPE, SIG_IGN);
+  watch_children();
+  // Workers report "busy" on this pipe; the parent then starts a new spare so an idle connection is always there.
+  int busy[2];
+  if (pipe2(busy, O_CLOEXEC | O_NONBLOCK) < 0) return 71;
+  int idle = 0;
+  for (;;) {
+    while (idle < SPARE_WORKERS) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        close(busy[0]);
+        worker(busy[1]);
+        _exit(0);
+      }
+      if (pid < 0) {
+        pause_ms(100);
+        break;
+      }
+      idle++;
+    }
+    struct pollfd fds[2] = {{busy[0], POLLIN, 0}, {child_signal[0], POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0 && errno != EINTR) pause_ms(100);
+    char bytes[64];
+    ssize_t n;
+    while ((n = read(busy[0], bytes, sizeof bytes)) > 0) idle -= (int)n;
+    drain_child_signal();
+    // A worker that exits before it got work (its connection dropped) was idle: count it out.
+    int status;
+    while (waitpid(-1, &status, WNOHANG) > 0) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == IDLE_EXIT) idle--;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// The host end of one sandbox's agent: a unix socket in a directory only that sandbox sees (bind-mounted
+// read-only at /.paddock/run). The agent keeps idle connections open to it; each exec takes one.
+import { mkdir, rm } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Where the agent finds the host's socket inside the sandbox. */
+export const sandboxAgentDir = '/.paddock/run';
+export const agentSocketName = 'agent.sock';
+/** sockaddr_un holds 108 bytes including the terminating NUL. */
+const maxSocketPathBytes = 107;
+
+export class AgentEndpoint {
+  private readonly server: net.Server;
+  private readonly idle: net.Socket[] = [];
+  private readonly waiting: ((socket: net.Socket | null) => void)[] = [];
+  private closed = false;
+
+  private constructor(readonly socketPath: string) {
+    this.server = net.createServer((socket) => this.offer(socket));
+  }
+
+  /** Listens at `<dir>/agent.sock`, replacing a socket left by an earlier process. */
+  static async listen(dir: string): Promise<AgentEndpoint> {
+    const socketPath = path.join(dir, agentSocketName);
+    if (Buffer.byteLength(socketPath) > maxSocketPathBytes) {
+      throw new Error(`the agent socket path ${socketPath} is longer than ${maxSocketPathBytes} bytes; use a shorter PADDOCK_DATA`);
+    }
+    await mkdir(dir, { recursive: true, mode: 0o755 });
+    await rm(socketPath, { force: true });
+    const endpoint = new AgentEndpoint(socketPath);
+    await new Promise<void>((resolve, reject) => {
+      endpoint.server.once('error', reject);
+      endpoint.server.listen(socketPath, () => {
+        endpoint.server.off('error', reject);
+        resolve();
+      });
+    });
+    return endpoint;
+  }
+
+  /** An idle connection to the agent, or null when none arrives within `timeoutMs` (or the endpoint closes). */
+  acquire(timeoutMs: number): Promise<net.Socket | null> {
+    const socket = this.idle.shift();
+    if (socket) return Promise.resolve(socket);
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const take = (offered: net.Socket | null) => {
+        clearTimeout(timer);
+        resolve(offered);
+      };
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(take);
+        if (index >= 0) this.waiting.splice(index, 1);
+        resolve(null);
+      }, timeoutMs);
+      this.waiting.push(take);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const take of this.waiting.splice(0)) take(null);
+    for (const socket of this.idle.splice(0)) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await rm(this.socketPath, { force: true });
+  }
+
+  private offer(socket: net.Socket): void {
+    if (this.closed) {
+      socket.destroy();
+      return;
+    }
+    const take = this.waiting.shift();
+    if (take) {
+      take(socket);
+      return;
+    }
+    this.idle.push(socket);
+    socket.on('error', () => {});
+    socket.once('close', () => {
+      const index = this.idle.indexOf(socket);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+  }
+}

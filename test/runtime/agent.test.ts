@@ -1,0 +1,57 @@
+// Conformance: commands run through paddock-agent inside the sandbox, not a new `runc exec`/`runsc exec`,
+// and the agent finds the host again after the server restarts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
+import { shell, testRuntime, testSpec } from './support/environment.js';
+import { ensureTestTemplate } from './support/test-template.js';
+
+describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec agent', (driver) => {
+  let runtime: SandboxRuntime;
+  const spec = testSpec();
+
+  beforeAll(async () => {
+    await ensureTestTemplate();
+    runtime = testRuntime(driver);
+    await runtime.init();
+    await runtime.create(spec);
+  });
+
+  afterAll(async () => {
+    await runtime?.destroy(spec.id);
+  });
+
+  /** A process started by `runc exec`/`runsc exec` has no parent inside the sandbox; one run by the agent has the agent. */
+  const parentOfCommand = async (on: SandboxRuntime) => (await shell(on, spec.id, 'tr "\\0" " " < /proc/$PPID/cmdline')).out;
+
+  it('runs commands as children of the agent', async () => {
+    expect(await parentOfCommand(runtime)).toContain('/.paddock/agent');
+  });
+
+  it('runs many commands at once, each with its own output', async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => shell(runtime, spec.id, `sleep 0.2; echo ${i}; echo e${i} >&2; exit ${i % 3}`)));
+    results.forEach((result, i) => expect(result).toMatchObject({ out: `${i}\n`, err: `e${i}\n`, code: i % 3 }));
+  });
+
+  it('passes large stdin and output through intact', async () => {
+    const input = Buffer.alloc(3 * 1024 * 1024 + 17, 'abcdefgh');
+    const result = await runtime.exec(spec.id, { command: 'sha256sum | cut -c1-16; head -c 2000000 /dev/zero | wc -c', stdin: input, timeoutMs: 30_000, maxOutputBytes: 4096 });
+    const { createHash } = await import('node:crypto');
+    expect(result.stdout.toString()).toBe(`${createHash('sha256').update(input).digest('hex').slice(0, 16)}\n2000000\n`);
+  });
+
+  it('reports a working directory that does not exist as a failed command', async () => {
+    const result = await runtime.exec(spec.id, { command: 'pwd', cwd: '/no/such/dir', timeoutMs: 10_000, maxOutputBytes: 1000 });
+    expect(result.exitCode).toBe(126);
+    expect(result.stderr.toString()).toContain('/no/such/dir');
+  });
+
+  it('is found again by a new server process after a restart', async () => {
+    await runtime.close?.();
+    runtime = testRuntime(driver);
+    await runtime.init();
+    const { alive } = await runtime.reconcile([spec.id]);
+    expect(alive).toEqual([spec.id]);
+    expect((await shell(runtime, spec.id, 'echo again')).out).toBe('again\n');
+    expect(await parentOfCommand(runtime)).toContain('/.paddock/agent');
+  });
+});
