@@ -5,9 +5,13 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { AccountService } from './accounts/service.js';
 import { accountRoutes } from './accounts/routes.js';
+import { registerAlerts } from './alerts/plugin.js';
+import type { AlertService } from './alerts/service.js';
+import type { NotificationService } from './alerts/notifications/service.js';
 import { isReachable, type Storage } from './core/db/database.js';
 import { registerErrorHandling } from './core/error-handler.js';
 import { newId } from './core/ids.js';
+import type { Outbox } from './core/outbox/outbox.js';
 import { loggerOptions } from './core/logging.js';
 import { registerOpenApi } from './core/openapi.js';
 import { limiterFactory } from './core/rate-limit.js';
@@ -19,14 +23,24 @@ import { fileRoutes } from './sandboxes/files-routes.js';
 import { registerPortsAndPreviews } from './sandboxes/ports/plugin.js';
 import { sandboxRoutes } from './sandboxes/routes.js';
 import { SandboxService } from './sandboxes/service.js';
+import { SandboxDirectory } from './sandboxes/directory.js';
+import { PriceTable } from './sessions/pricing.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { SessionService } from './sessions/service.js';
+import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { terminalRoutes } from './sandboxes/terminal/routes.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppServices {
   accounts: AccountService;
+  alerts: AlertService;
+  notifications: NotificationService;
+  /** Durable outbound deliveries (notification channels, callbacks). */
+  outbox: Outbox;
   /** Present when the app was built with a runtime. */
   sandboxes: SandboxService | null;
+  sessions: SessionService;
 }
 
 export interface BuiltApp {
@@ -47,6 +61,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     logger: loggerOptions(config.logLevel, logStream),
     genReqId: () => newId('req'),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
+    // Client-chosen ids (session ids, up to 128 characters) travel in paths.
+    routerOptions: { maxParamLength: 256 },
     schemaErrorFormatter: describeValidationError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -85,11 +101,21 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   await registerOpenApi(app);
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
+  const { alerts, notifications, outbox } = await registerAlerts(app, config, storage);
+
+  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log);
+  const sweeper = new SessionSweeper(sessions, sweepIntervalMs(config.sessionInactivityTimeoutSeconds), app.log);
+  await app.register(sessionRoutes(sessions));
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', async () => sweeper.stop());
 
   let sandboxes: SandboxService | null = null;
   if (runtime) {
-    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log);
+    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts);
     await sandboxes.reconcile();
+    sandboxes.onExec(({ accountId, sandboxId, command, outcome }) =>
+      sessions.recordCommand({ accountId, sandboxId, command, exitCode: outcome.exit_code, output: outcome.output, durationMs: outcome.duration_ms, timedOut: outcome.timed_out, truncated: outcome.truncated, error: outcome.error }),
+    );
     await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
     await app.register(fileRoutes(sandboxes));
     await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
@@ -97,5 +123,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     app.addHook('onClose', async () => sandboxes!.settled());
   }
 
-  return { app, services: { accounts, sandboxes } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions } };
 }

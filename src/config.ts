@@ -1,5 +1,6 @@
 // Every setting Paddock reads, from flags and environment, validated once at start.
 import path from 'node:path';
+import { readModelPriceFile, type ModelPrice } from './sessions/pricing.js';
 
 export type Plan = 'free' | 'pro' | 'team' | 'enterprise';
 export type RuntimeChoice = 'gvisor' | 'runc' | 'auto';
@@ -39,6 +40,24 @@ export interface Config {
   /** Wrong preview passwords allowed per port within `previewPasswordFailureWindowSeconds` before 429. */
   previewPasswordMaxFailures: number;
   previewPasswordFailureWindowSeconds: number;
+  /** SMTP server for the email channel (`smtp://user:pass@host:587`, `smtps://…`); null: email deliveries fail saying so. */
+  smtpUrl: string | null;
+  emailFrom: string;
+  /** Outbound notification and callback URLs may reach private, loopback and link-local addresses (tests, closed networks). */
+  allowPrivateWebhooks: boolean;
+  /** Outbound notification and callback URLs may be plain http. */
+  allowHttpWebhooks: boolean;
+  outbox: {
+    pollIntervalMs: number;
+    /** Delay before the second attempt; each later one waits 4× longer, capped at 6 hours. */
+    backoffBaseMs: number;
+    maxAttempts: number;
+    attemptTimeoutMs: number;
+  };
+  /** An active session that receives no event for this long becomes `timeout`. */
+  sessionInactivityTimeoutSeconds: number;
+  /** Operator model prices (PADDOCK_MODEL_PRICES_FILE), tried before the built-in table. */
+  modelPrices: ModelPrice[];
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -124,7 +143,47 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     previewRateLimitPerMinute: integer('PADDOCK_PREVIEW_RATE_LIMIT', env.PADDOCK_PREVIEW_RATE_LIMIT, 100, 1, 100_000_000),
     previewPasswordMaxFailures: integer('PADDOCK_PREVIEW_PASSWORD_MAX_FAILURES', env.PADDOCK_PREVIEW_PASSWORD_MAX_FAILURES, 10, 1, 1000),
     previewPasswordFailureWindowSeconds: integer('PADDOCK_PREVIEW_PASSWORD_FAILURE_WINDOW_SECONDS', env.PADDOCK_PREVIEW_PASSWORD_FAILURE_WINDOW_SECONDS, 900, 1, 86_400),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    emailFrom: env.PADDOCK_EMAIL_FROM || 'Paddock <paddock@localhost>',
+    allowPrivateWebhooks: flag('PADDOCK_ALLOW_PRIVATE_WEBHOOKS', env.PADDOCK_ALLOW_PRIVATE_WEBHOOKS, false),
+    allowHttpWebhooks: flag('PADDOCK_ALLOW_HTTP_WEBHOOKS', env.PADDOCK_ALLOW_HTTP_WEBHOOKS, false),
+    outbox: {
+      pollIntervalMs: integer('PADDOCK_OUTBOX_POLL_INTERVAL_MS', env.PADDOCK_OUTBOX_POLL_INTERVAL_MS, 1000, 10, 60_000),
+      backoffBaseMs: integer('PADDOCK_OUTBOX_BACKOFF_BASE_MS', env.PADDOCK_OUTBOX_BACKOFF_BASE_MS, 5000, 1, 3_600_000),
+      maxAttempts: integer('PADDOCK_OUTBOX_MAX_ATTEMPTS', env.PADDOCK_OUTBOX_MAX_ATTEMPTS, 8, 1, 50),
+      attemptTimeoutMs: integer('PADDOCK_OUTBOX_ATTEMPT_TIMEOUT_MS', env.PADDOCK_OUTBOX_ATTEMPT_TIMEOUT_MS, 10_000, 100, 300_000),
+    },
+    sessionInactivityTimeoutSeconds: integer('PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS', env.PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS, 1800, 1, 30 * 86_400),
+    modelPrices: modelPrices(env.PADDOCK_MODEL_PRICES_FILE),
   };
+}
+
+function flag(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587 or smtps://…:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  return raw;
+}
+
+function modelPrices(file: string | undefined): ModelPrice[] {
+  if (file === undefined || file === '') return [];
+  try {
+    return readModelPriceFile(file);
+  } catch (error) {
+    throw new ConfigError(`PADDOCK_MODEL_PRICES_FILE: ${(error as Error).message}`);
+  }
 }
 
 export function databaseFile(config: Config): string {

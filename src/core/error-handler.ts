@@ -13,12 +13,16 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
 }
 
 /** Fastify's own errors for malformed requests, mapped to a status and a message that helps. */
-function frameworkError(error: FastifyError): { status: number; code: string; message: string } | null {
+function describeBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function frameworkError(error: FastifyError, bodyLimitBytes: number | undefined): { status: number; code: string; message: string } | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, code: 'unsupported_media_type', message: 'unsupported content-type: send application/json' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: 'payload_too_large', message: 'request body is too large' };
+      return { status: 413, code: 'payload_too_large', message: bodyLimitBytes ? `request body is too large: the limit is ${describeBytes(bodyLimitBytes)}` : 'request body is too large' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: 400, code: 'invalid_json', message: 'request body is empty but content-type is application/json' };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -41,7 +45,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(request, reply, error.statusCode, error.code, error.message, error.details);
     }
-    const known = frameworkError(error);
+    const known = frameworkError(error, request.routeOptions.bodyLimit);
     if (known) return sendError(request, reply, known.status, known.code, known.message);
     request.log.error({ err: error }, 'unexpected failure');
     return sendError(request, reply, 500, 'internal_error', 'internal server error');

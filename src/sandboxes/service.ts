@@ -1,6 +1,7 @@
 // Sandbox rules: validation across fields, the plan's concurrency limit, creation and set-up,
 // exec, destroy and reconciliation after a restart. The runtime does the isolation work.
 import type { Kysely } from 'kysely';
+import type { AlertRaiser } from '../alerts/contract.js';
 import type { Config, Plan } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Dialect } from '../core/db/database.js';
@@ -31,6 +32,14 @@ export interface ExecOutcome {
   truncated: boolean;
   timed_out: boolean;
   duration_ms: number;
+}
+
+/** A command the exec API ran (or tried to run) in a running sandbox. */
+export interface ExecRecord {
+  accountId: string;
+  sandboxId: string;
+  command: string;
+  outcome: ExecOutcome;
 }
 
 export interface Logger {
@@ -92,6 +101,7 @@ export class SandboxService {
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
   private readonly pending = new Set<Promise<void>>();
   private readonly destroyListeners: ((id: string) => void)[] = [];
+  private readonly execListeners: ((record: ExecRecord) => Promise<void>)[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -99,6 +109,7 @@ export class SandboxService {
     private readonly runtime: SandboxRuntime,
     private readonly config: Config,
     private readonly log: Logger,
+    private readonly alerts: AlertRaiser,
   ) {}
 
   async create(principal: Principal, input: CreateSandboxInput) {
@@ -148,7 +159,7 @@ export class SandboxService {
       });
       row.ip = info.ip;
     } catch (error) {
-      await store.updateSandbox(this.db, row.id, { status: 'error', error: (error as Error).message, updated_at: nowIso() });
+      await this.enterError(row.id, ['creating'], (error as Error).message);
       if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
       throw error;
     }
@@ -210,7 +221,20 @@ export class SandboxService {
 
   private async failSetup(id: string, message: string): Promise<void> {
     this.log.warn({ sandbox_id: id, reason: message }, 'sandbox set-up failed');
-    await store.transitionSandbox(this.db, id, ['creating'], { status: 'error', error: message, updated_at: nowIso() });
+    await this.enterError(id, ['creating'], message);
+  }
+
+  /** Moves a sandbox from one of `from` to `error` and raises `sandbox_error` in the same transaction. */
+  private async enterError(id: string, from: readonly string[], error: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const accountId = await store.failSandbox(trx, id, from, error, nowIso());
+      if (!accountId) return false;
+      await this.alerts.raise(
+        { accountId, type: 'sandbox_error', resource: { kind: 'sandbox', id }, sandboxId: id, message: `Sandbox ${id} entered the error state: ${error}`, details: { error } },
+        { db: trx },
+      );
+      return true;
+    });
   }
 
   async get(accountId: string, id: string): Promise<store.SandboxRow> {
@@ -237,10 +261,27 @@ export class SandboxService {
     await store.updateSandbox(this.db, id, { status: 'destroyed', destroyed_at: now, updated_at: now });
   }
 
+  /** Features that record commands (sessions) hear of every exec before its answer goes out. */
+  onExec(listener: (record: ExecRecord) => Promise<void>): void {
+    this.execListeners.push(listener);
+  }
+
   async exec(accountId: string, id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }): Promise<ExecOutcome> {
     const row = await this.get(accountId, id);
     if (row.status !== 'running') return infrastructureFailure(`sandbox is ${row.status}${row.status === 'creating' ? ' (set-up is still running)' : ''}`);
     await this.recordActivity(id);
+    const outcome = await this.runExec(id, input, stream);
+    for (const listener of this.execListeners) {
+      try {
+        await listener({ accountId, sandboxId: id, command: input.command, outcome });
+      } catch (error) {
+        this.log.error({ err: error, sandbox_id: id }, 'recording an exec failed');
+      }
+    }
+    return outcome;
+  }
+
+  private async runExec(id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }): Promise<ExecOutcome> {
     let result: ExecResult;
     try {
       result = await this.runtime.exec(id, {
@@ -291,20 +332,19 @@ export class SandboxService {
   }
 
   private async markLost(id: string, why: string): Promise<void> {
-    await store.transitionSandbox(this.db, id, ['running', 'creating'], { status: 'error', error: `sandbox stopped unexpectedly: ${why}`, updated_at: nowIso() });
+    await this.enterError(id, ['running', 'creating'], `sandbox stopped unexpectedly: ${why}`);
   }
 
   /** After a restart: keep live sandboxes, mark dead ones `error`, let the runtime clean leftovers. */
   async reconcile(): Promise<void> {
     const known = await store.sandboxesInStatus(this.db, store.LIVE_STATUSES);
     const result = await this.runtime.reconcile(known.map((row) => row.id));
-    const now = nowIso();
     for (const id of result.dead) {
-      await store.updateSandbox(this.db, id, { status: 'error', error: 'sandbox processes were gone after a server restart', updated_at: now });
+      await this.enterError(id, store.LIVE_STATUSES, 'sandbox processes were gone after a server restart');
     }
     // Set-up cannot resume after a restart: a sandbox still creating is left in error.
     for (const row of known.filter((r) => r.status === 'creating' && !result.dead.includes(r.id))) {
-      await store.updateSandbox(this.db, row.id, { status: 'error', error: 'the server restarted during set-up', updated_at: now });
+      await this.enterError(row.id, ['creating'], 'the server restarted during set-up');
     }
     this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
   }

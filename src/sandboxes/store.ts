@@ -46,6 +46,23 @@ export async function transitionSandbox(db: Kysely<Database>, id: string, from: 
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Moves a sandbox from one of `from` to `error`; its account id, or null when it was in none of them. */
+export async function failSandbox(db: Kysely<Database>, id: string, from: readonly string[], error: string, now: string): Promise<string | null> {
+  const row = await db
+    .updateTable('sandboxes')
+    .set({ status: 'error', error, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returning('account_id')
+    .executeTakeFirst();
+  return row?.account_id ?? null;
+}
+
 export function sandboxesInStatus(db: Kysely<Database>, statuses: readonly string[]) {
   return db.selectFrom('sandboxes').selectAll().where('status', 'in', statuses).execute();
+}
+
+export async function ownedSandboxIds(db: Kysely<Database>, accountId: string, ids: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom('sandboxes').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return rows.map((row) => row.id);
 }

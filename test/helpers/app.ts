@@ -10,7 +10,7 @@ import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { createRuntime, type RuntimeName, type SandboxRuntime } from '../../src/runtime/index.js';
 import { createSandboxNetwork } from '../../src/runtime/network/index.js';
-import { createPgDatabase, type Backend } from './backends.js';
+import { createPgDatabase, dropPgDatabase, type Backend } from './backends.js';
 
 /** Built templates shared by every test run (gitignored); `npm run test:all` builds them. */
 export const TEST_TEMPLATES_DIR = path.resolve('.test-data/templates');
@@ -35,6 +35,9 @@ export interface RequestOptions {
 
 export interface TestApp {
   url: string;
+  /** The data directory and database, so another app can be started on them (see StartOptions.reuse). */
+  dataDir: string;
+  databaseUrl: string | null;
   backend: Backend;
   config: Config;
   storage: Storage;
@@ -47,7 +50,8 @@ export interface TestApp {
   signup(overrides?: { email?: string; password?: string; name?: string }): Promise<{ key: string; account: any; email: string; password: string }>;
   /** Signs up an account on `plan`; the returned key is minted after the plan change, so it sees the plan at once. */
   signupOnPlan(plan: 'free' | 'pro' | 'team' | 'enterprise'): Promise<{ key: string; account: any }>;
-  close(): Promise<void>;
+  /** `keepData` leaves the data directory and database for an app started later with `reuse`. */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 let counter = 0;
@@ -60,13 +64,26 @@ export interface StartOptions {
    * start-up reconciliation cannot touch sandboxes of an app on the default network running at the same time.
    */
   networkProfile?: number;
+  /** Start on the data directory and database of an app that was (or will be) closed with `keepData`. */
+  reuse?: { dataDir: string; databaseUrl: string | null };
+}
+
+/**
+ * `PADDOCK_TEST_NETWORK_BASE` (10, 20, … 50) shifts every profile, and puts apps that asked for none on
+ * a profile of their own, so two checkouts can run runtime tests on one host at the same time.
+ */
+function effectiveProfile(requested: number | undefined): number | undefined {
+  const base = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
+  if (!Number.isInteger(base) || ![0, 10, 20, 30, 40, 50].includes(base)) throw new Error('PADDOCK_TEST_NETWORK_BASE must be one of 0, 10, 20, 30, 40, 50');
+  if (!requested) return base || undefined;
+  return base + requested;
 }
 
 function profileNetwork(profile: number, dataDir: string) {
   return createSandboxNetwork({
     stateDir: path.join(dataDir, 'network'),
     bridgeName: `pdkp${profile}br`,
-    subnet: `10.${230 + profile}.0.0/16`,
+    subnet: `10.${150 + profile}.0.0/16`,
     tableName: `paddock_p${profile}`,
     interfacePrefix: `pp${profile}`,
     netnsPrefix: `pdkp${profile}-`,
@@ -74,9 +91,10 @@ function profileNetwork(profile: number, dataDir: string) {
 }
 
 export async function startApp(backend: Backend, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-test-'));
-  fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
-  const pgDatabase = backend === 'postgres' ? await createPgDatabase() : null;
+  const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-test-'));
+  if (!options.reuse) fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
+  const pgDatabase = options.reuse ? null : backend === 'postgres' ? await createPgDatabase() : null;
+  const databaseUrl = options.reuse ? options.reuse.databaseUrl : (pgDatabase?.url ?? null);
   const config = loadConfig({
     PADDOCK_DATA: dataDir,
     PADDOCK_PORT: '0',
@@ -84,14 +102,15 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
     PADDOCK_RATE_LIMIT_FREE: '100000',
     PADDOCK_RATE_LIMIT_OPEN: '100000',
     PADDOCK_LOGIN_MAX_FAILURES: '1000',
-    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
   const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
-  const logFile = path.join(dataDir, 'paddock.log');
+  const logFile = path.join(dataDir, options.reuse ? `paddock-${++counter}.log` : 'paddock.log');
   const logStream = fs.createWriteStream(logFile);
-  const network = options.networkProfile ? profileNetwork(options.networkProfile, dataDir) : undefined;
+  const profile = effectiveProfile(options.networkProfile);
+  const network = profile ? profileNetwork(profile, dataDir) : undefined;
   const runtime = options.runtime ? createRuntime(options.runtime, { dataDir, network }) : null;
   await runtime?.init();
   const { app, services } = await buildApp({ config, storage, logStream, runtime: runtime ?? undefined });
@@ -127,6 +146,8 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
 
   return {
     url,
+    dataDir,
+    databaseUrl,
     backend,
     config,
     storage,
@@ -148,7 +169,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       const minted = await request('POST', '/v1/account/keys', { token: key, body: { name: `on-${plan}` } });
       return { key: minted.body.key as string, account: { ...account, plan } };
     },
-    async close() {
+    async close({ keepData = false } = {}) {
       if (runtime && services.sandboxes) {
         await services.sandboxes.settled();
         const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
@@ -158,10 +179,10 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       await runtime?.close?.();
       await storage.close();
       await new Promise<void>((resolve) => logStream.end(resolve));
-      await pgDatabase?.drop();
+      if (!keepData && databaseUrl) await dropPgDatabase(databaseUrl);
       const log = fs.readFileSync(logFile, 'utf8');
       const leaked = [...secrets].filter((secret) => log.includes(secret));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
       if (leaked.length) throw new Error(`${leaked.length} credential(s) appeared in the log`);
     },
   };

@@ -24,23 +24,26 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   } finally {
     await admin.end();
   }
-  return {
-    url: withDatabase(ADMIN_PG_URL, name),
-    async drop() {
-      // An autovacuum worker can still be attached for a moment; retry rather than fail the test over it.
-      for (let attempt = 1; ; attempt++) {
-        const client = new pg.Client({ connectionString: ADMIN_PG_URL });
-        await client.connect();
-        try {
-          await client.query(`drop database if exists ${name} with (force)`);
-          return;
-        } catch (error) {
-          if (attempt >= 10) throw error;
-        } finally {
-          await client.end();
-        }
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    },
-  };
+  const url = withDatabase(ADMIN_PG_URL, name);
+  return { url, drop: () => dropPgDatabase(url) };
+}
+
+/** Drops the database `url` names (one made by createPgDatabase). */
+export async function dropPgDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^paddock_t_[0-9a-f]+$/.test(name)) throw new Error(`refusing to drop ${name}: not a test database`);
+  // An autovacuum worker can still be attached for a moment; retry rather than fail the test over it.
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: ADMIN_PG_URL });
+    await client.connect();
+    try {
+      await client.query(`drop database if exists ${name} with (force)`);
+      return;
+    } catch (error) {
+      if (attempt >= 10) throw error;
+    } finally {
+      await client.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
 }

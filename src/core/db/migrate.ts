@@ -3,11 +3,15 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as foundation from './migrations/0001_foundation.js';
 import * as sandboxes from './migrations/0002_sandboxes.js';
 import * as ports from './migrations/0003_ports.js';
+import * as sessions from './migrations/0004_sessions.js';
+import * as alerts from './migrations/0005_alerts.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_sandboxes': sandboxes,
   '0003_ports': ports,
+  '0004_sessions': sessions,
+  '0005_alerts': alerts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -84,6 +84,169 @@ export interface ServerSettingsTable {
   created_at: string;
 }
 
+export interface AlertsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  severity: string;
+  message: string;
+  sandbox_id: string | null;
+  /** What the alert is about (`sandbox`, `session`, `run`); one open alert per (type, resource). */
+  resource_kind: string;
+  resource_id: string;
+  /** JSON object. */
+  details: string;
+  resolved: number;
+  resolved_at: string | null;
+  created_at: string;
+}
+
+export interface AlertRulesTable {
+  id: string;
+  account_id: string;
+  type: string;
+  enabled: number;
+  threshold: number | null;
+  /** JSON array of channel names. */
+  channels: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  account_id: string;
+  alert_id: string | null;
+  type: string;
+  severity: string;
+  title: string;
+  message: string;
+  sandbox_id: string | null;
+  read: number;
+  read_at: string | null;
+  created_at: string;
+}
+
+export interface NotificationConfigsTable {
+  account_id: string;
+  email_enabled: number;
+  email_address: string | null;
+  chat_a_enabled: number;
+  chat_a_webhook_url: string | null;
+  chat_b_enabled: number;
+  chat_b_webhook_url: string | null;
+  webhook_enabled: number;
+  webhook_url: string | null;
+  /** `whsec_` + base64: the Standard Webhooks signing secret. */
+  webhook_secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One outbound delivery (an email, a webhook call): retried with backoff until delivered or given up. */
+export interface OutboxTable {
+  id: string;
+  /** Which handler delivers it, e.g. `notification.webhook`. */
+  kind: string;
+  account_id: string | null;
+  /** The record the delivery was made for (a notification id, a sandbox id). */
+  source_id: string | null;
+  /** Email address or URL. */
+  target: string;
+  /** JSON document the handler sends. */
+  payload: string;
+  /** `pending`, `delivering` (leased by a worker), `delivered`, `failed`. */
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: string;
+  lease_expires_at: string | null;
+  leased_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface OutboxAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  worker_id: string;
+  started_at: string;
+  finished_at: string | null;
+  /** `delivered`, `failed`, `abandoned` (the worker stopped mid-attempt), null while running. */
+  outcome: string | null;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  duration_ms: number | null;
+}
+
+/** An agent session. `key` is internal; `id` is what the client named it (unique per account). */
+export interface SessionsTable {
+  key: string;
+  id: string;
+  account_id: string;
+  sandbox_id: string;
+  status: string;
+  agent_type: string | null;
+  model: string | null;
+  /** bigint: PostgreSQL hands these back as strings. */
+  tokens_in: number | string;
+  tokens_out: number | string;
+  llm_cost_usd: number;
+  compute_cost_usd: number;
+  trust_score: number;
+  /** Trust alerts already raised, as bits: 1 trust_low, 2 trust_critical. */
+  trust_alerts_raised: number;
+  /** 1 when the score fell and the account's trust rules have not been checked against it yet. */
+  trust_alert_pending: number;
+  event_count: number;
+  llm_call_count: number;
+  tool_call_count: number;
+  file_op_count: number;
+  command_count: number;
+  network_count: number;
+  error_count: number;
+  lifecycle_count: number;
+  started_at: string | null;
+  last_event_at: string | null;
+  ended_at: string | null;
+  /** Server time of the last event received: inactivity is measured from it. */
+  last_activity_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionEventsTable {
+  session_key: string;
+  /** 1, 2, 3 … per session, in the order the server received the events. */
+  sequence: number;
+  id: string;
+  type: string;
+  timestamp: string;
+  /** JSON: the event's payload. */
+  data: string;
+  /** JSON: the event's meta, null when empty. */
+  meta: string | null;
+  /** llm_call only: as sent, or priced from the model table. */
+  cost_usd: number | null;
+  /** 1 when the client chose `id` (it is then unique per session). */
+  client_id: number;
+}
+
+export interface SessionFindingsTable {
+  session_key: string;
+  sequence: number;
+  rule: string;
+  severity: string;
+  weight: number;
+  /** Points this finding took off the score: its weight until the rule's cap is reached. */
+  penalty: number;
+  evidence: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -91,4 +254,13 @@ export interface Database {
   sandboxes: SandboxesTable;
   sandbox_ports: SandboxPortsTable;
   server_settings: ServerSettingsTable;
+  alerts: AlertsTable;
+  alert_rules: AlertRulesTable;
+  notifications: NotificationsTable;
+  notification_configs: NotificationConfigsTable;
+  outbox: OutboxTable;
+  outbox_attempts: OutboxAttemptsTable;
+  sessions: SessionsTable;
+  session_events: SessionEventsTable;
+  session_findings: SessionFindingsTable;
 }

@@ -1,0 +1,60 @@
+// What other features need to raise an alert, without depending on how alerts are stored or delivered.
+// The alerts feature implements `AlertRaiser`; sessions, sandboxes and budgets call it.
+
+export const ALERT_TYPES = [
+  'budget_warning',
+  'budget_critical',
+  'budget_exceeded',
+  'trust_low',
+  'trust_critical',
+  'sandbox_error',
+  'idle_timeout',
+] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+export const ALERT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/** Severity of each type, exactly as the spec's Alerts table. */
+export const ALERT_SEVERITY: Record<AlertType, AlertSeverity> = {
+  budget_warning: 'warning',
+  budget_critical: 'critical',
+  budget_exceeded: 'critical',
+  trust_low: 'warning',
+  trust_critical: 'critical',
+  sandbox_error: 'error',
+  idle_timeout: 'info',
+};
+
+export interface RaiseAlert {
+  accountId: string;
+  type: AlertType;
+  /** The thing the alert is about: at most one open alert exists per (type, resource). */
+  resource: { kind: 'sandbox' | 'session' | 'run'; id: string };
+  sandboxId: string | null;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface RaiseOptions {
+  /**
+   * A Kysely transaction (or database) to write through, so the alert commits with the change that
+   * caused it. Typed loosely to keep this contract free of storage types.
+   */
+  db?: unknown;
+}
+
+export interface AlertRaiser {
+  /** Records the alert and queues its notifications; null when the account's rule for the type is disabled or one is already open. */
+  raise(alert: RaiseAlert, options?: RaiseOptions): Promise<{ id: string } | null>;
+}
+
+/**
+ * The account's rule settings, for features that decide when to raise (budgets, trust scoring).
+ * Budget thresholds are fractions of the sandbox budget (0.0-1.0: warning 0.8, critical 0.95,
+ * exceeded 1.0); trust thresholds are trust scores (0-100: `trust_low` 70, `trust_critical` 50),
+ * raised when a score drops below them. Types without a threshold have `threshold: null`.
+ */
+export interface AlertThresholds {
+  thresholds(accountId: string): Promise<Record<AlertType, { enabled: boolean; threshold: number | null }>>;
+}

@@ -1,0 +1,96 @@
+// The durable outbox: features enqueue a delivery (an email, a webhook call) in the same transaction as
+// the change it reports, and a worker in every process delivers due rows through the handler registered
+// for their kind, retrying with backoff until delivered or out of attempts. Rows and their attempts are
+// the record users see.
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { newId } from '../ids.js';
+import { nowIso } from '../time.js';
+import * as store from './store.js';
+import type { DeliveryHandler, OutboxSettings } from './delivery.js';
+import { OutboxWorker, type WorkerLogger } from './worker.js';
+
+export { DeliveryFailed, type Delivery, type DeliveryHandler, type DeliveryResult, type OutboxSettings } from './delivery.js';
+
+export interface NewDelivery {
+  kind: string;
+  accountId: string | null;
+  sourceId: string | null;
+  target: string;
+  payload: unknown;
+}
+
+export class Outbox {
+  private readonly handlers = new Map<string, DeliveryHandler>();
+  private readonly worker: OutboxWorker;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    dialect: Dialect,
+    private readonly settings: OutboxSettings,
+    log: WorkerLogger,
+  ) {
+    this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log);
+  }
+
+  /** The handler that delivers rows of `kind` in this process. */
+  handle(kind: string, handler: DeliveryHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Adds a delivery, due now; pass the caller's transaction so it commits with the change it reports. */
+  async enqueue(db: Kysely<Database>, delivery: NewDelivery): Promise<string> {
+    const now = nowIso();
+    const id = newId('dlv');
+    await store.insertDelivery(db, {
+      id,
+      kind: delivery.kind,
+      account_id: delivery.accountId,
+      source_id: delivery.sourceId,
+      target: delivery.target,
+      payload: JSON.stringify(delivery.payload),
+      status: 'pending',
+      attempts: 0,
+      max_attempts: this.settings.maxAttempts,
+      next_attempt_at: now,
+      lease_expires_at: null,
+      leased_by: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    });
+    return id;
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  /** Asks the worker to look for due rows now (after a commit that enqueued some). */
+  wake(): void {
+    this.worker.wake();
+  }
+
+  /** Stops claiming; resolves when the attempts in flight have finished. */
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  list(filter: store.DeliveryFilter) {
+    return store.listDeliveries(this.db, filter);
+  }
+
+  find(accountId: string, id: string) {
+    return store.findDelivery(this.db, accountId, id);
+  }
+
+  forSources(sourceIds: string[]) {
+    return store.deliveriesForSources(this.db, sourceIds);
+  }
+
+  attempts(deliveryIds: string[]) {
+    return store.attemptsOf(this.db, deliveryIds);
+  }
+}

@@ -1,0 +1,284 @@
+// Session rules: ingest (per-event validation, account and sandbox checks, idempotency, one transaction
+// per batch), the server's own command recordings, replay, summaries and the inactivity timeout.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Insertable } from 'kysely';
+import type { Dialect } from '../core/db/database.js';
+import type { Database, SessionsTable } from '../core/db/schema.js';
+import { Invalid, NotFound } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { nowIso } from '../core/time.js';
+import type { SandboxDirectory } from '../sandboxes/directory.js';
+import { MAX_EVENTS_PER_REQUEST, SESSION_ID_PATTERN, parseEvent, type EventType, type IngestedEvent } from './ingest-validation.js';
+import type { PriceTable } from './pricing.js';
+import * as store from './store.js';
+import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from './timeline.js';
+import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
+import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
+import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
+
+/** Characters of a command's output kept in its recorded event. */
+export const RECORDED_OUTPUT_CHARS = 16 * 1024;
+export const EXEC_AGENT_TYPE = 'paddock-exec';
+/** Sequences are PostgreSQL integers; a page bound past this would not fit. */
+const MAX_SEQUENCE = 2 ** 31 - 1 - 2 * 1000;
+
+export interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface IngestResult {
+  accepted: number;
+  errors: number;
+  duplicates: number;
+  details: { index: number; reason: string }[];
+}
+
+export interface CommandRecord {
+  accountId: string;
+  sandboxId: string;
+  command: string;
+  exitCode: number;
+  output: string;
+  durationMs: number;
+  timedOut: boolean;
+  truncated: boolean;
+  error?: string;
+}
+
+export interface ReplayQuery {
+  afterSeq: number;
+  limit: number;
+  type?: EventType;
+}
+
+function newSessionRow(accountId: string, id: string, sandboxId: string, now: string, agentType: string | null = null): Insertable<SessionsTable> {
+  return {
+    key: newId('sek'),
+    id,
+    account_id: accountId,
+    sandbox_id: sandboxId,
+    status: 'active',
+    agent_type: agentType,
+    model: null,
+    tokens_in: 0,
+    tokens_out: 0,
+    llm_cost_usd: 0,
+    compute_cost_usd: 0,
+    trust_score: 100,
+    trust_alerts_raised: 0,
+    trust_alert_pending: 0,
+    event_count: 0,
+    llm_call_count: 0,
+    tool_call_count: 0,
+    file_op_count: 0,
+    command_count: 0,
+    network_count: 0,
+    error_count: 0,
+    lifecycle_count: 0,
+    started_at: null,
+    last_event_at: null,
+    ended_at: null,
+    last_activity_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export class SessionService {
+  private readonly trustAlerts: TrustAlerts;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly sandboxes: SandboxDirectory,
+    /** The alerts feature; null raises no trust alerts (falls stay recorded as pending). */
+    alerts: TrustAlertRaiser | null,
+    private readonly prices: PriceTable,
+    private readonly inactivityTimeoutSeconds: number,
+    log: Logger,
+  ) {
+    this.trustAlerts = new TrustAlerts(db, dialect, alerts, log);
+  }
+
+  async ingest(accountId: string, raw: unknown[]): Promise<IngestResult> {
+    if (raw.length > MAX_EVENTS_PER_REQUEST) throw new Invalid('body.events', `holds ${raw.length} events; the limit is ${MAX_EVENTS_PER_REQUEST} events per request`);
+    const nowMs = Date.now();
+    const details: IngestResult['details'] = [];
+    const parsed: { index: number; event: IngestedEvent }[] = [];
+    raw.forEach((item, index) => {
+      const result = parseEvent(item, nowMs);
+      if (typeof result === 'string') details.push({ index, reason: result });
+      else parsed.push({ index, event: result });
+    });
+
+    const owned = await this.sandboxes.ownedBy(accountId, [...new Set(parsed.map((p) => p.event.sandboxId))]);
+    const bySession = new Map<string, { index: number; event: IngestedEvent }[]>();
+    for (const item of parsed) {
+      if (!owned.has(item.event.sandboxId)) {
+        details.push({ index: item.index, reason: `sandbox_id ${item.event.sandboxId} is not a sandbox of this account` });
+        continue;
+      }
+      const group = bySession.get(item.event.sessionId);
+      if (group) group.push(item);
+      else bySession.set(item.event.sessionId, [item]);
+    }
+
+    let accepted = 0;
+    let duplicates = 0;
+    const alerting: SessionRow[] = [];
+    const now = nowIso();
+    if (bySession.size) {
+      await this.db.transaction().execute(async (trx) => {
+        // A fixed lock order, so two batches touching the same sessions cannot deadlock on PostgreSQL.
+        for (const sessionId of [...bySession.keys()].sort()) {
+          const items = bySession.get(sessionId)!;
+          await store.ensureSession(trx, newSessionRow(accountId, sessionId, items[0].event.sandboxId, now));
+          const session = (await store.lockSession(trx, this.dialect, accountId, sessionId))!;
+          const bound = items.filter(({ index, event }) => {
+            if (event.sandboxId === session.sandbox_id) return true;
+            details.push({ index, reason: `session ${sessionId} belongs to sandbox ${session.sandbox_id}, not ${event.sandboxId}` });
+            return false;
+          });
+          const clientIds = bound.flatMap(({ event }) => (event.clientId ? [event.clientId] : []));
+          const seen = clientIds.length ? await store.storedClientIds(trx, session.key, clientIds) : new Set<string>();
+          const fresh: TimelineEvent[] = [];
+          for (const { event } of bound) {
+            accepted++;
+            if (event.clientId) {
+              if (seen.has(event.clientId)) {
+                duplicates++;
+                continue;
+              }
+              seen.add(event.clientId);
+            }
+            fresh.push(event);
+          }
+          const updated = await this.append(trx, session, fresh, now);
+          if (updated.trust_alert_pending) alerting.push(updated);
+        }
+      });
+    }
+    for (const session of alerting) await this.trustAlerts.check(session.key, session.account_id);
+    details.sort((a, b) => a.index - b.index);
+    return { accepted, errors: details.length, duplicates, details };
+  }
+
+  /** Writes events after the session's last one, with their findings and the new totals. */
+  private async append(trx: Kysely<Database>, session: SessionRow, events: TimelineEvent[], now: string): Promise<SessionRow> {
+    if (!events.length) return session;
+    const { rows, changes, findings } = appendEvents(session, events, this.prices, now);
+    await store.insertEvents(trx, this.dialect, rows);
+    if (findings.length) {
+      const tally = new Map((await store.ruleTally(trx, session.key)).map((r) => [r.rule as TrustRuleName, { count: Number(r.count), penalty: Number(r.penalty) }]));
+      const scored = scoreFindings(findings, tally);
+      await store.insertFindings(
+        trx,
+        scored.map((f) => ({ session_key: session.key, sequence: f.sequence, rule: f.rule, severity: f.severity, weight: f.weight, penalty: f.penalty, evidence: f.evidence, created_at: now })),
+      );
+      changes.trust_score = trustScore(tally);
+      if (changes.trust_score < session.trust_score) changes.trust_alert_pending = 1;
+    }
+    await store.updateSession(trx, session.key, changes);
+    return { ...session, ...changes } as SessionRow;
+  }
+
+  /**
+   * Records a command run through the API in the sandbox's active session, or a new one. Awaited by exec
+   * before it answers: one short transaction, so an answered command is always in the replay.
+   */
+  async recordCommand(record: CommandRecord): Promise<void> {
+    const now = nowIso();
+    const output = record.output.length > RECORDED_OUTPUT_CHARS ? record.output.slice(0, RECORDED_OUTPUT_CHARS) : record.output;
+    const event: TimelineEvent = {
+      id: randomUUID(),
+      clientId: null,
+      type: 'command',
+      timestamp: new Date(Date.now() - record.durationMs).toISOString(),
+      meta: { source: 'exec' },
+      payload: {
+        command: record.command,
+        exit_code: record.exitCode,
+        output,
+        truncated: record.truncated || output.length < record.output.length,
+        duration_ms: record.durationMs,
+        timed_out: record.timedOut,
+        ...(record.error ? { error: record.error } : {}),
+      },
+    };
+    const updated = await this.db.transaction().execute(async (trx) => {
+      let session = await store.lockActiveSession(trx, this.dialect, record.sandboxId);
+      if (!session) {
+        // Creating: one process at a time per sandbox, and look again once it is ours.
+        await store.lockSandboxSessions(trx, this.dialect, record.sandboxId);
+        session = await store.lockActiveSession(trx, this.dialect, record.sandboxId);
+      }
+      if (!session) {
+        const id = newId('ses');
+        await store.ensureSession(trx, newSessionRow(record.accountId, id, record.sandboxId, now, EXEC_AGENT_TYPE));
+        session = (await store.lockSession(trx, this.dialect, record.accountId, id))!;
+      }
+      return this.append(trx, session, [event], now);
+    });
+    if (updated.trust_alert_pending) await this.trustAlerts.check(updated.key, updated.account_id);
+  }
+
+  async get(accountId: string, id: string): Promise<SessionRow> {
+    // An id no event could have created names no session (and a NUL byte would upset PostgreSQL).
+    const row = SESSION_ID_PATTERN.test(id) ? await store.findSession(this.db, accountId, id) : undefined;
+    if (!row) throw new NotFound('session');
+    return row;
+  }
+
+  async view(accountId: string, id: string) {
+    return sessionView(await this.get(accountId, id));
+  }
+
+  async listForSandbox(accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
+    if (!(await this.sandboxes.exists(accountId, sandboxId))) throw new NotFound('sandbox');
+    return (await store.listSessions(this.db, accountId, sandboxId, options)).map(sessionView);
+  }
+
+  /** A replay page, as the JSON text the endpoint answers. */
+  async replay(accountId: string, id: string, query: ReplayQuery): Promise<string> {
+    const session = await this.get(accountId, id);
+    const rows = await store.replayPage(this.db, session.key, Math.min(query.afterSeq, MAX_SEQUENCE), query.limit, query.type);
+    const hasMore = rows.length > query.limit;
+    if (hasMore) rows.pop();
+    const lastSequence = rows.at(-1)?.sequence ?? 0;
+    // On the last page every event up to the session's count (read before the page) has been seen, so
+    // polling resumes there even when a type filter matched none of them or after_seq was past the end.
+    const nextSeq = hasMore ? lastSequence : Math.max(lastSequence, session.event_count);
+    return replayPageJson(session.id, rows, { hasMore, nextSeq, total: query.type ? session[countColumn(query.type)] : session.event_count });
+  }
+
+  async summary(accountId: string, id: string) {
+    const session = await this.get(accountId, id);
+    const findings = await store.listFindings(this.db, session.key, 1000);
+    const view = sessionView(session);
+    return {
+      session_id: session.id,
+      sandbox_id: session.sandbox_id,
+      status: session.status,
+      event_count: session.event_count,
+      counts: countsByType(session),
+      first_event_at: session.started_at,
+      last_event_at: session.last_event_at,
+      duration_ms: durationMs(session),
+      tokens_in: view.tokens_in,
+      tokens_out: view.tokens_out,
+      cost_usd: view.cost_usd,
+      llm_cost_usd: view.llm_cost_usd,
+      compute_cost_usd: view.compute_cost_usd,
+      trust_score: session.trust_score,
+      findings: findings.map(findingView),
+    };
+  }
+
+  /** Ends sessions idle past the timeout and retries trust alerts left pending. */
+  async sweep(now = Date.now()): Promise<void> {
+    await store.timeOutInactive(this.db, new Date(now - this.inactivityTimeoutSeconds * 1000).toISOString(), new Date(now).toISOString());
+    await this.trustAlerts.sweep();
+  }
+}
