@@ -7,6 +7,10 @@ import type { Principal } from '../core/access.js';
 import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import { Invalid, LimitExceeded, NotFound } from '../core/errors.js';
+import { checkOutboundUrl, OutboundRefused } from '../core/net/outbound-guard.js';
+import type { Outbox } from '../core/outbox/outbox.js';
+import { startMetering, stopMetering } from '../billing/metering/service.js';
+import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import { PLAN_LIMITS } from '../billing/plans.js';
@@ -15,6 +19,8 @@ import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
 import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
+import { budgetExceededEvent, completedEvent, usd, type EndReason } from './callbacks/events.js';
+import { queueCallback } from './callbacks/delivery.js';
 import { setupSteps } from './setup-steps.js';
 import * as store from './store.js';
 import { sandboxView } from './views.js';
@@ -56,7 +62,18 @@ function tail(text: string): string {
   return text.length > ERROR_TAIL_CHARS ? `…${text.slice(-ERROR_TAIL_CHARS)}` : text;
 }
 
-function validateCombination(input: CreateSandboxInput): void {
+function validateCombination(input: CreateSandboxInput, policy: { allowPrivate: boolean; allowHttp: boolean }): void {
+  for (const field of ['on_complete', 'on_budget_exceeded'] as const) {
+    const url = input[field];
+    if (url === undefined) continue;
+    try {
+      checkOutboundUrl(url, policy);
+    } catch (error) {
+      if (error instanceof OutboundRefused) throw new Invalid(`body.${field}`, error.message);
+      throw error;
+    }
+  }
+  if (input.on_budget_exceeded !== undefined && input.budget === undefined) throw new Invalid('body.on_budget_exceeded', 'needs body.budget');
   const mode = input.network_mode ?? 'full';
   if (mode === 'allowlist' && !input.allowlist?.length) throw new Invalid('body.allowlist', 'is required (non-empty) when network_mode is allowlist');
   if (mode !== 'allowlist' && input.allowlist !== undefined) throw new Invalid('body.allowlist', 'is only used with network_mode allowlist');
@@ -110,10 +127,16 @@ export class SandboxService {
     private readonly config: Config,
     private readonly log: Logger,
     private readonly alerts: AlertRaiser,
+    private readonly spend: SpendCalculator,
+    private readonly outbox: Outbox,
   ) {}
 
+  private get outboundPolicy() {
+    return { allowPrivate: this.config.allowPrivateWebhooks, allowHttp: this.config.allowHttpWebhooks };
+  }
+
   async create(principal: Principal, input: CreateSandboxInput) {
-    validateCombination(input);
+    validateCombination(input, this.outboundPolicy);
     await this.requireReadyTemplate(input.template);
     const now = nowIso();
     const row: store.SandboxRow = {
@@ -143,6 +166,11 @@ export class SandboxService {
       updated_at: now,
       last_activity_at: now,
       destroyed_at: null,
+      on_complete: input.on_complete ?? null,
+      on_budget_exceeded: input.on_budget_exceeded ?? null,
+      destroyed_reason: null,
+      budget_alerts_raised: 0,
+      completed_at: null,
     };
     await this.insertWithinPlan(principal.plan, row);
 
@@ -158,6 +186,8 @@ export class SandboxService {
         env: input.env ?? {},
       });
       row.ip = info.ip;
+      // Charged from the moment its processes run, set-up included.
+      await startMetering(this.db, row, nowIso());
     } catch (error) {
       await this.enterError(row.id, ['creating'], (error as Error).message);
       if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
@@ -226,15 +256,31 @@ export class SandboxService {
 
   /** Moves a sandbox from one of `from` to `error` and raises `sandbox_error` in the same transaction. */
   private async enterError(id: string, from: readonly string[], error: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const accountId = await store.failSandbox(trx, id, from, error, nowIso());
+    const now = nowIso();
+    const failed = await this.db.transaction().execute(async (trx) => {
+      const accountId = await store.failSandbox(trx, id, from, error, now);
       if (!accountId) return false;
+      await stopMetering(trx, id, now);
       await this.alerts.raise(
         { accountId, type: 'sandbox_error', resource: { kind: 'sandbox', id }, sandboxId: id, message: `Sandbox ${id} entered the error state: ${error}`, details: { error } },
         { db: trx },
       );
+      await this.completeOnce(trx, id, 'error', now);
       return true;
     });
+    if (failed) this.outbox.wake();
+    return failed;
+  }
+
+  /**
+   * Marks the sandbox ended and queues its `on_complete` callback, once in its life: whichever of
+   * DELETE, the budget or the error state comes first claims it.
+   */
+  private async completeOnce(trx: Kysely<Database>, id: string, reason: EndReason, endedAt: string): Promise<void> {
+    const row = await store.claimCompletion(trx, id, endedAt);
+    if (!row?.on_complete) return;
+    const spend = await this.spend.ofOne(id, { db: trx, nowMs: Date.parse(endedAt) });
+    await queueCallback(this.outbox, trx, { accountId: row.account_id, sandboxId: id, url: row.on_complete, event: completedEvent(row, reason, spend, endedAt) });
   }
 
   async get(accountId: string, id: string): Promise<store.SandboxRow> {
@@ -255,10 +301,55 @@ export class SandboxService {
   async destroy(accountId: string, id: string): Promise<void> {
     const row = await this.get(accountId, id);
     if (row.status === 'destroyed') return;
+    await this.end(row, 'deleted');
+  }
+
+  /**
+   * The budget sweeper's destroy: raises `budget_exceeded` and queues `on_budget_exceeded` with the
+   * destroy. False when the sandbox was already destroyed.
+   */
+  async destroyOverBudget(accountId: string, id: string): Promise<boolean> {
+    const row = await store.findSandbox(this.db, accountId, id);
+    if (!row || row.status === 'destroyed') return false;
+    return this.end(row, 'budget_exceeded');
+  }
+
+  private async end(row: store.SandboxRow, reason: 'deleted' | 'budget_exceeded'): Promise<boolean> {
+    const { id } = row;
     for (const listener of this.destroyListeners) listener(id);
+    // Charging stops when the decision is made: tearing down is not time the user can use.
+    const decidedAt = nowIso();
+    await stopMetering(this.db, id, decidedAt);
     await this.runtime.destroy(id);
     const now = nowIso();
-    await store.updateSandbox(this.db, id, { status: 'destroyed', destroyed_at: now, updated_at: now });
+    const ended = await this.db.transaction().execute(async (trx) => {
+      const moved = await store.transitionSandbox(trx, id, ['creating', 'running', 'paused', 'error'], { status: 'destroyed', destroyed_at: now, updated_at: now, destroyed_reason: reason });
+      if (!moved) return false;
+      if (reason === 'budget_exceeded') await this.reportBudgetExceeded(trx, row, decidedAt);
+      await this.completeOnce(trx, id, reason, now);
+      return true;
+    });
+    if (ended) this.outbox.wake();
+    return ended;
+  }
+
+  private async reportBudgetExceeded(trx: Kysely<Database>, row: store.SandboxRow, at: string): Promise<void> {
+    const spend = await this.spend.ofOne(row.id, { db: trx, nowMs: Date.parse(at) });
+    const budget = Number(row.budget);
+    await this.alerts.raise(
+      {
+        accountId: row.account_id,
+        type: 'budget_exceeded',
+        resource: { kind: 'sandbox', id: row.id },
+        sandboxId: row.id,
+        message: `Sandbox ${row.id} spent $${usd(spend.totalUsd).toFixed(4)} of its $${budget} budget and was destroyed`,
+        details: { budget, spend_usd: usd(spend.totalUsd), fraction: usd(spend.totalUsd / budget) },
+      },
+      { db: trx },
+    );
+    if (row.on_budget_exceeded) {
+      await queueCallback(this.outbox, trx, { accountId: row.account_id, sandboxId: row.id, url: row.on_budget_exceeded, event: budgetExceededEvent(row, spend, at) });
+    }
   }
 
   /** Features that record commands (sessions) hear of every exec before its answer goes out. */
@@ -349,8 +440,13 @@ export class SandboxService {
     this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
   }
 
-  view(row: store.SandboxRow) {
-    return sandboxView(row);
+  /** The sandbox as GET answers it, with what it has spent so far. */
+  async detail(row: store.SandboxRow) {
+    return sandboxView(row, await this.spend.ofOne(row.id));
+  }
+
+  async spendOf(id: string): Promise<SandboxSpend> {
+    return this.spend.ofOne(id);
   }
 }
 
