@@ -320,7 +320,13 @@ export class SandboxService {
     // Charging stops when the decision is made: tearing down is not time the user can use.
     const decidedAt = nowIso();
     await stopMetering(this.db, id, decidedAt);
-    await this.runtime.destroy(id);
+    try {
+      await this.runtime.destroy(id);
+    } catch (error) {
+      // Still running: keep charging, without a gap.
+      if (row.status === 'running' || row.status === 'creating') await startMetering(this.db, row, decidedAt);
+      throw error;
+    }
     const now = nowIso();
     const ended = await this.db.transaction().execute(async (trx) => {
       const moved = await store.transitionSandbox(trx, id, ['creating', 'running', 'paused', 'error'], { status: 'destroyed', destroyed_at: now, updated_at: now, destroyed_reason: reason });
