@@ -70,14 +70,13 @@ export class BudgetSweeper {
       { nowMs },
     );
     const thresholdsByAccount = new Map<string, BudgetThresholds>();
+    for (const accountId of new Set(rows.map((row) => row.account_id))) {
+      thresholdsByAccount.set(accountId, budgetThresholds(await this.alerts.thresholds(accountId)));
+    }
     let wanted = this.intervalMs;
     await Promise.all(
       rows.map(async (row) => {
-        let thresholds = thresholdsByAccount.get(row.account_id);
-        if (!thresholds) {
-          thresholds = budgetThresholds(await this.alerts.thresholds(row.account_id));
-          thresholdsByAccount.set(row.account_id, thresholds);
-        }
+        const thresholds = thresholdsByAccount.get(row.account_id)!;
         const spend = spends.get(row.id)!;
         const budget = Number(row.budget);
         const decision = decide(spend.totalUsd, budget, thresholds, row.budget_alerts_raised);
