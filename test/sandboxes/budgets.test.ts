@@ -1,10 +1,11 @@
 // Budgets end to end on real runtimes: a budget reached within seconds raises budget_warning,
 // budget_critical and budget_exceeded in that order, destroys the sandbox, and calls on_budget_exceeded
-// and on_complete on a real HTTP receiver with valid Standard Webhooks signatures. on_complete also
-// fires (once) for a sandbox destroyed by DELETE, and a callback to a private target is refused at
-// delivery.
+// and on_complete on a real HTTP receiver with valid Standard Webhooks signatures. on_complete also fires
+// (once) for a sandbox destroyed by DELETE or entering the error state, a fresh sweeper carries on from the
+// database, and a callback to a private target is refused at delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/alerts/channels/signature.js';
+import { BudgetSweeper } from '../../src/sandboxes/budgets/sweeper.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { startHttpReceiver, waitFor, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
 
@@ -97,6 +98,57 @@ describe.each(COMBOS)('sandbox budgets on %s with %s', (runtime, backend) => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(callsTo('/complete')).toHaveLength(1);
     expect(callsTo('/exceeded')).toHaveLength(1);
+  });
+
+  it('continues from the database with a fresh sweeper (as after a restart): no alert twice, none lost', async () => {
+    const quiet = { info() {}, warn() {}, error() {} };
+    const fresh = () => new BudgetSweeper(t.storage.db, t.services.sandboxes!, t.services.spend, t.services.alerts, 1000, quiet);
+    await t.services.budgets!.stop();
+    try {
+      const created = await create({ budget: 3 });
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      const spend = async () => (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body.spend_usd as number;
+      await waitFor('80 % of the budget', async () => (await spend()) >= 2.4);
+      await fresh().sweep();
+      const types = async () => ((await t.request('GET', `/v1/alerts?sandbox_id=${id}`, { token: key })).body as any[]).map((a) => a.type).sort();
+      expect(await types()).toContain('budget_warning');
+      // Past the budget while no sweeper runs; the next one only has the database to go on.
+      await waitFor('the budget to be passed', async () => (await spend()) >= 3.2);
+      const next = fresh();
+      next.start();
+      try {
+        const destroyed = await waitFor('the fresh sweeper to destroy it', async () => {
+          const body = (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body;
+          return body.status === 'destroyed' ? body : null;
+        });
+        expect(destroyed.destroyed_reason).toBe('budget_exceeded');
+      } finally {
+        await next.stop();
+      }
+      expect(await types()).toEqual(['budget_critical', 'budget_exceeded', 'budget_warning']);
+    } finally {
+      t.services.budgets!.start();
+    }
+  });
+
+  it('calls on_complete when the sandbox enters the error state, and stops charging it', async () => {
+    const created = await create({ init_script: 'sleep 0.3; exit 3', on_complete: `${hook.url}/failed` });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const call = await waitFor('on_complete', () => callsTo('/failed')[0], 60_000);
+    expect(verified(call, secret)).toBe(true);
+    const data = JSON.parse(call.body).data;
+    expect(data).toMatchObject({ id, status: 'error', reason: 'error', error: expect.stringMatching(/init_script exited with 3/) });
+    const failed = (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body;
+    expect(failed.status).toBe('error');
+    expect(failed.spend_usd).toBe(data.spend_usd);
+    expect(failed.spend_usd).toBeGreaterThan(0.3);
+    // Destroying the errored sandbox later does not call on_complete again.
+    expect((await t.request('DELETE', `/v1/sandboxes/${id}`, { token: key })).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(callsTo('/failed')).toHaveLength(1);
+    expect((await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body).toMatchObject({ status: 'destroyed', destroyed_reason: 'deleted', spend_usd: failed.spend_usd });
   });
 
   it('calls on_complete once when the sandbox is deleted', async () => {
