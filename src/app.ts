@@ -32,6 +32,7 @@ import { terminalRoutes } from './sandboxes/terminal/routes.js';
 import { ComputeMeter } from './billing/metering/service.js';
 import { SpendCalculator } from './billing/metering/spend.js';
 import { BudgetSweeper } from './sandboxes/budgets/sweeper.js';
+import { SandboxEndings } from './sandboxes/endings.js';
 import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -129,7 +130,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   let sandboxes: SandboxService | null = null;
   let budgets: BudgetSweeper | null = null;
   if (runtime) {
-    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts, spend, outbox);
+    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts, spend, new SandboxEndings(alerts, spend, outbox));
     await sandboxes.reconcile();
     const sweeper = new BudgetSweeper(storage.db, sandboxes, spend, alerts, config.budgetCheckIntervalMs, app.log);
     budgets = sweeper;

@@ -55,7 +55,7 @@ export const CreateSandboxBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 2048,
-        description: 'Needs `budget`. URL POSTed when the budget is exceeded (before the sandbox is destroyed), with `{type: "sandbox.budget_exceeded", timestamp, data: {id, budget, spend_usd, compute_cost_usd, llm_cost_usd, action, exceeded_at}}`; signed, retried and guarded like `on_complete`.',
+        description: 'Needs `budget`. URL POSTed when the budget is exceeded and the sandbox has been destroyed for it (queued in the same transaction as the destroy), with `{type: "sandbox.budget_exceeded", timestamp, data: {id, budget, spend_usd, compute_cost_usd, llm_cost_usd, action, exceeded_at}}`; signed, retried and guarded like `on_complete`.',
       }),
     ),
     init_script: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in /workspace after clone, packages and agents; up to 10 minutes.' })),

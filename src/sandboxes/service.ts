@@ -7,8 +7,6 @@ import type { Principal } from '../core/access.js';
 import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import { Invalid, LimitExceeded, NotFound } from '../core/errors.js';
-import { checkOutboundUrl, OutboundRefused } from '../core/net/outbound-guard.js';
-import type { Outbox } from '../core/outbox/outbox.js';
 import { startMetering, stopMetering } from '../billing/metering/service.js';
 import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
 import { newId } from '../core/ids.js';
@@ -19,8 +17,8 @@ import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
 import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
-import { budgetExceededEvent, completedEvent, usd, type EndReason } from './callbacks/events.js';
-import { queueCallback } from './callbacks/delivery.js';
+import { validateCallbackUrls } from './callbacks/urls.js';
+import type { SandboxEndings } from './endings.js';
 import { setupSteps } from './setup-steps.js';
 import * as store from './store.js';
 import { sandboxView } from './views.js';
@@ -63,17 +61,7 @@ function tail(text: string): string {
 }
 
 function validateCombination(input: CreateSandboxInput, policy: { allowPrivate: boolean; allowHttp: boolean }): void {
-  for (const field of ['on_complete', 'on_budget_exceeded'] as const) {
-    const url = input[field];
-    if (url === undefined) continue;
-    try {
-      checkOutboundUrl(url, policy);
-    } catch (error) {
-      if (error instanceof OutboundRefused) throw new Invalid(`body.${field}`, error.message);
-      throw error;
-    }
-  }
-  if (input.on_budget_exceeded !== undefined && input.budget === undefined) throw new Invalid('body.on_budget_exceeded', 'needs body.budget');
+  validateCallbackUrls(input, policy);
   const mode = input.network_mode ?? 'full';
   if (mode === 'allowlist' && !input.allowlist?.length) throw new Invalid('body.allowlist', 'is required (non-empty) when network_mode is allowlist');
   if (mode !== 'allowlist' && input.allowlist !== undefined) throw new Invalid('body.allowlist', 'is only used with network_mode allowlist');
@@ -128,7 +116,7 @@ export class SandboxService {
     private readonly log: Logger,
     private readonly alerts: AlertRaiser,
     private readonly spend: SpendCalculator,
-    private readonly outbox: Outbox,
+    private readonly endings: SandboxEndings,
   ) {}
 
   private get outboundPolicy() {
@@ -265,22 +253,11 @@ export class SandboxService {
         { accountId, type: 'sandbox_error', resource: { kind: 'sandbox', id }, sandboxId: id, message: `Sandbox ${id} entered the error state: ${error}`, details: { error } },
         { db: trx },
       );
-      await this.completeOnce(trx, id, 'error', now);
+      await this.endings.complete(trx, id, 'error', now);
       return true;
     });
-    if (failed) this.outbox.wake();
+    if (failed) this.endings.wake();
     return failed;
-  }
-
-  /**
-   * Marks the sandbox ended and queues its `on_complete` callback, once in its life: whichever of
-   * DELETE, the budget or the error state comes first claims it.
-   */
-  private async completeOnce(trx: Kysely<Database>, id: string, reason: EndReason, endedAt: string): Promise<void> {
-    const row = await store.claimCompletion(trx, id, endedAt);
-    if (!row?.on_complete) return;
-    const spend = await this.spend.ofOne(id, { db: trx, nowMs: Date.parse(endedAt) });
-    await queueCallback(this.outbox, trx, { accountId: row.account_id, sandboxId: id, url: row.on_complete, event: completedEvent(row, reason, spend, endedAt) });
   }
 
   async get(accountId: string, id: string): Promise<store.SandboxRow> {
@@ -331,31 +308,12 @@ export class SandboxService {
     const ended = await this.db.transaction().execute(async (trx) => {
       const moved = await store.transitionSandbox(trx, id, ['creating', 'running', 'paused', 'error'], { status: 'destroyed', destroyed_at: now, updated_at: now, destroyed_reason: reason });
       if (!moved) return false;
-      if (reason === 'budget_exceeded') await this.reportBudgetExceeded(trx, row, decidedAt);
-      await this.completeOnce(trx, id, reason, now);
+      if (reason === 'budget_exceeded') await this.endings.budgetExceeded(trx, row, decidedAt);
+      await this.endings.complete(trx, id, reason, now);
       return true;
     });
-    if (ended) this.outbox.wake();
+    if (ended) this.endings.wake();
     return ended;
-  }
-
-  private async reportBudgetExceeded(trx: Kysely<Database>, row: store.SandboxRow, at: string): Promise<void> {
-    const spend = await this.spend.ofOne(row.id, { db: trx, nowMs: Date.parse(at) });
-    const budget = Number(row.budget);
-    await this.alerts.raise(
-      {
-        accountId: row.account_id,
-        type: 'budget_exceeded',
-        resource: { kind: 'sandbox', id: row.id },
-        sandboxId: row.id,
-        message: `Sandbox ${row.id} spent $${usd(spend.totalUsd).toFixed(4)} of its $${budget} budget and was destroyed`,
-        details: { budget, spend_usd: usd(spend.totalUsd), fraction: usd(spend.totalUsd / budget) },
-      },
-      { db: trx },
-    );
-    if (row.on_budget_exceeded) {
-      await queueCallback(this.outbox, trx, { accountId: row.account_id, sandboxId: row.id, url: row.on_budget_exceeded, event: budgetExceededEvent(row, spend, at) });
-    }
   }
 
   /** Features that record commands (sessions) hear of every exec before its answer goes out. */
