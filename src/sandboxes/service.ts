@@ -401,6 +401,10 @@ export class SandboxService {
     for (const row of known.filter((r) => r.status === 'creating' && !result.dead.includes(r.id))) {
       await this.enterError(row.id, ['creating'], 'the server restarted during set-up');
     }
+    // A running sandbox is metered even if the server stopped between closing its interval and
+    // destroying it (a no-op for the usual open interval).
+    const now = nowIso();
+    for (const row of known.filter((r) => r.status === 'running' && result.alive.includes(r.id))) await startMetering(this.db, row, now);
     this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
   }
 
