@@ -14,7 +14,7 @@ import { BUDGET_ALERT_BITS, budgetThresholds, decide, msUntilNextThreshold, type
 /** Never wake more often than this, however close a threshold is: the clock and the database are not that precise anyway. */
 const MIN_DELAY_MS = 5;
 
-const PERCENT: Record<BudgetAlert, string> = { budget_warning: 'warning', budget_critical: 'critical' };
+const LEVEL: Record<BudgetAlert, string> = { budget_warning: 'warning', budget_critical: 'critical' };
 
 export class BudgetSweeper {
   private timer: NodeJS.Timeout | null = null;
@@ -103,7 +103,7 @@ export class BudgetSweeper {
           type,
           resource: { kind: 'sandbox', id: row.id },
           sandboxId: row.id,
-          message: `Sandbox ${row.id} has spent $${usd(spendUsd).toFixed(4)} of its $${budget} budget (${Math.floor((spendUsd / budget) * 100)} %, ${PERCENT[type]})`,
+          message: `Sandbox ${row.id} has spent $${usd(spendUsd).toFixed(4)} of its $${budget} budget (${Math.floor((spendUsd / budget) * 100)} %, ${LEVEL[type]})`,
           details: { budget, spend_usd: usd(spendUsd), fraction: usd(spendUsd / budget) },
         },
         { db: trx },
