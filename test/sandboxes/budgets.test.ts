@@ -100,6 +100,19 @@ describe.each(COMBOS)('sandbox budgets on %s with %s', (runtime, backend) => {
     expect(callsTo('/exceeded')).toHaveLength(1);
   });
 
+  it('destroys on time a sandbox whose budget is smaller than what one check interval costs', async () => {
+    // 0.3 USD is 0.3 s of running; the check interval (1 s) would cost 1 USD.
+    const created = await create({ budget: 0.3 });
+    expect(created.status).toBe(201);
+    const destroyed = await waitFor('the budget to destroy the sandbox', async () => {
+      const body = (await t.request('GET', `/v1/sandboxes/${created.body.id}`, { token: key })).body;
+      return body.status === 'destroyed' ? body : null;
+    });
+    expect(destroyed.destroyed_reason).toBe('budget_exceeded');
+    expect(destroyed.spend_usd).toBeGreaterThanOrEqual(0.3);
+    expect(destroyed.spend_usd).toBeLessThan(0.3 + OVERSHOOT_ALLOWED);
+  });
+
   it('continues from the database with a fresh sweeper (as after a restart): no alert twice, none lost', async () => {
     const quiet = { info() {}, warn() {}, error() {} };
     const fresh = () => new BudgetSweeper(t.storage.db, t.services.sandboxes!, t.services.spend, t.services.alerts, 1000, quiet);
