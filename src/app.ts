@@ -134,6 +134,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     await sandboxes.reconcile();
     const sweeper = new BudgetSweeper(storage.db, sandboxes, spend, alerts, config.budgetCheckIntervalMs, app.log);
     budgets = sweeper;
+    sandboxes.onMeteringStarted((row) => {
+      if (row.budget !== null) sweeper.wake();
+    });
     app.addHook('onReady', async () => sweeper.start());
     app.addHook('onClose', async () => sweeper.stop());
     sandboxes.onExec(({ accountId, sandboxId, command, outcome }) =>

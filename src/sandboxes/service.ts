@@ -106,6 +106,7 @@ export class SandboxService {
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
   private readonly pending = new Set<Promise<void>>();
   private readonly destroyListeners: ((id: string) => void)[] = [];
+  private readonly meteringListeners: ((row: store.SandboxRow) => void)[] = [];
   private readonly execListeners: ((record: ExecRecord) => Promise<void>)[] = [];
 
   constructor(
@@ -176,6 +177,7 @@ export class SandboxService {
       row.ip = info.ip;
       // Charged from the moment its processes run, set-up included.
       await startMetering(this.db, row, nowIso());
+      for (const listener of this.meteringListeners) listener(row);
     } catch (error) {
       await this.enterError(row.id, ['creating'], (error as Error).message);
       if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
@@ -268,6 +270,11 @@ export class SandboxService {
 
   async list(accountId: string, options: { limit: number; offset: number; includeDestroyed: boolean }) {
     return store.listSandboxes(this.db, accountId, options);
+  }
+
+  /** Budgets hear when a sandbox starts being charged, so a tiny budget is checked at once. */
+  onMeteringStarted(listener: (row: store.SandboxRow) => void): void {
+    this.meteringListeners.push(listener);
   }
 
   /** Features holding live connections into sandboxes (terminals) close them before a sandbox goes. */

@@ -20,6 +20,7 @@ export class BudgetSweeper {
   private timer: NodeJS.Timeout | null = null;
   private current: Promise<void> | null = null;
   private running = false;
+  private wakeRequested = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -36,6 +37,13 @@ export class BudgetSweeper {
     this.schedule(0);
   }
 
+  /** Checks now (after the current pass): a sandbox with a budget started running, and its budget may be smaller than one interval's cost. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.current) this.wakeRequested = true;
+    else this.schedule(0);
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
@@ -45,6 +53,7 @@ export class BudgetSweeper {
 
   private schedule(delayMs: number): void {
     if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
       let next = this.intervalMs;
@@ -55,7 +64,9 @@ export class BudgetSweeper {
         .catch((err) => this.log.error({ err }, 'budget sweep failed'))
         .finally(() => {
           this.current = null;
-          this.schedule(next);
+          const again = this.wakeRequested;
+          this.wakeRequested = false;
+          this.schedule(again ? 0 : next);
         });
     }, delayMs);
     this.timer.unref?.();
