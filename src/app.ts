@@ -132,13 +132,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   if (runtime) {
     sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts, spend, new SandboxEndings(alerts, spend, outbox));
     await sandboxes.reconcile();
-    const sweeper = new BudgetSweeper(storage.db, sandboxes, spend, alerts, config.budgetCheckIntervalMs, app.log);
-    budgets = sweeper;
+    const budgetSweeper = new BudgetSweeper(storage.db, sandboxes, spend, alerts, config.budgetCheckIntervalMs, app.log);
+    budgets = budgetSweeper;
     sandboxes.onMeteringStarted((row) => {
-      if (row.budget !== null) sweeper.wake();
+      if (row.budget !== null) budgetSweeper.wake();
     });
-    app.addHook('onReady', async () => sweeper.start());
-    app.addHook('onClose', async () => sweeper.stop());
+    app.addHook('onReady', async () => budgetSweeper.start());
+    app.addHook('onClose', async () => budgetSweeper.stop());
     sandboxes.onExec(({ accountId, sandboxId, command, outcome }) =>
       sessions.recordCommand({ accountId, sandboxId, command, exitCode: outcome.exit_code, output: outcome.output, durationMs: outcome.duration_ms, timedOut: outcome.timed_out, truncated: outcome.truncated, error: outcome.error }),
     );
