@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type AppServices } from '../src/app.js';
 import { databaseFile, loadConfig } from '../src/config.js';
-import { openStorage } from '../src/core/db/database.js';
+import { openStorage, type Storage } from '../src/core/db/database.js';
 import { migrateToLatest } from '../src/core/db/migrate.js';
 import { createRuntime, type RuntimeName, type SandboxRuntime } from '../src/runtime/index.js';
 import { createSandboxNetwork } from '../src/runtime/network/index.js';
@@ -14,6 +14,7 @@ export interface BenchApp {
   dataDir: string;
   runtime: SandboxRuntime;
   services: AppServices;
+  storage: Storage;
   apiKey: string;
   port: number;
   base: string;
@@ -29,13 +30,24 @@ function templatesDir(template: string): string {
   throw new Error(`template ${template} is not built: run npm run test:all or paddock templates build ${template}`);
 }
 
-export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}): Promise<BenchApp> {
+/** The host network a benchmark's sandboxes use; a benchmark that may run beside the others names its own. */
+export interface BenchNetwork {
+  bridgeName: string;
+  subnet: string;
+  tableName: string;
+  interfacePrefix: string;
+  netnsPrefix: string;
+}
+
+const DEFAULT_NETWORK: BenchNetwork = { bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' };
+
+export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}, hostNetwork: BenchNetwork = DEFAULT_NETWORK): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
   fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
   const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', ...env });
   const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
-  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' });
+  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), ...hostNetwork });
   const runtime = createRuntime(runtimeName, { dataDir, network });
   await runtime.init();
   const { app, services } = await buildApp({ config, storage, runtime });
@@ -48,6 +60,7 @@ export async function startBenchApp(runtimeName: RuntimeName, template: string, 
     dataDir,
     runtime,
     services,
+    storage,
     apiKey,
     port,
     base,

@@ -29,6 +29,11 @@ import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { terminalRoutes } from './sandboxes/terminal/routes.js';
+import { ComputeMeter } from './billing/metering/service.js';
+import { SpendCalculator } from './billing/metering/spend.js';
+import { BudgetSweeper } from './sandboxes/budgets/sweeper.js';
+import { SandboxEndings } from './sandboxes/endings.js';
+import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +46,12 @@ export interface AppServices {
   /** Present when the app was built with a runtime. */
   sandboxes: SandboxService | null;
   sessions: SessionService;
+  /** Compute metering: `computeCostUsd(sandboxIds)` answers what a set of sandboxes cost (pipelines' `cost_below`). */
+  meter: ComputeMeter;
+  /** Compute + LLM spend per sandbox, as budgets see it. */
+  spend: SpendCalculator;
+  /** Present when the app was built with a runtime. */
+  budgets: BudgetSweeper | null;
 }
 
 export interface BuiltApp {
@@ -103,16 +114,31 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   await app.register(accountRoutes(accounts));
   const { alerts, notifications, outbox } = await registerAlerts(app, config, storage);
 
-  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log);
+  const meter = new ComputeMeter(storage.db, config.computeRates);
+  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
+  const spend = new SpendCalculator(meter, sessions);
+  // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
+  outbox.handle(
+    CALLBACK_KIND,
+    callbackDelivery({ allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks }, async (accountId) => (await notifications.config(accountId)).channels.webhook.secret),
+  );
   const sweeper = new SessionSweeper(sessions, sweepIntervalMs(config.sessionInactivityTimeoutSeconds), app.log);
   await app.register(sessionRoutes(sessions));
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
 
   let sandboxes: SandboxService | null = null;
+  let budgets: BudgetSweeper | null = null;
   if (runtime) {
-    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts);
+    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts, spend, new SandboxEndings(alerts, spend, outbox));
     await sandboxes.reconcile();
+    const budgetSweeper = new BudgetSweeper(storage.db, sandboxes, spend, alerts, config.budgetCheckIntervalMs, app.log);
+    budgets = budgetSweeper;
+    sandboxes.onMeteringStarted((row) => {
+      if (row.budget !== null) budgetSweeper.wake();
+    });
+    app.addHook('onReady', async () => budgetSweeper.start());
+    app.addHook('onClose', async () => budgetSweeper.stop());
     sandboxes.onExec(({ accountId, sandboxId, command, outcome }) =>
       sessions.recordCommand({ accountId, sandboxId, command, exitCode: outcome.exit_code, output: outcome.output, durationMs: outcome.duration_ms, timedOut: outcome.timed_out, truncated: outcome.truncated, error: outcome.error }),
     );
@@ -123,5 +149,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     app.addHook('onClose', async () => sandboxes!.settled());
   }
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets } };
 }

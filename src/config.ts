@@ -58,6 +58,10 @@ export interface Config {
   sessionInactivityTimeoutSeconds: number;
   /** Operator model prices (PADDOCK_MODEL_PRICES_FILE), tried before the built-in table. */
   modelPrices: ModelPrice[];
+  /** What a running sandbox costs (PADDOCK_COMPUTE_USD_PER_VCPU_HOUR, PADDOCK_COMPUTE_USD_PER_GIB_HOUR). */
+  computeRates: { usdPerVcpuHour: number; usdPerGibHour: number };
+  /** Longest wait between two budget checks; checks also happen the moment a threshold is predicted to be crossed. */
+  budgetCheckIntervalMs: number;
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -155,7 +159,20 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     },
     sessionInactivityTimeoutSeconds: integer('PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS', env.PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS, 1800, 1, 30 * 86_400),
     modelPrices: modelPrices(env.PADDOCK_MODEL_PRICES_FILE),
+    computeRates: {
+      usdPerVcpuHour: decimal('PADDOCK_COMPUTE_USD_PER_VCPU_HOUR', env.PADDOCK_COMPUTE_USD_PER_VCPU_HOUR, 0.0504, 0, 1_000_000),
+      usdPerGibHour: decimal('PADDOCK_COMPUTE_USD_PER_GIB_HOUR', env.PADDOCK_COMPUTE_USD_PER_GIB_HOUR, 0.0162, 0, 1_000_000),
+    },
+    budgetCheckIntervalMs: integer('PADDOCK_BUDGET_CHECK_INTERVAL_MS', env.PADDOCK_BUDGET_CHECK_INTERVAL_MS, 1000, 10, 60_000),
   };
+}
+
+function decimal(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative decimal number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
 }
 
 function flag(name: string, raw: string | undefined, fallback: boolean): boolean {

@@ -50,8 +50,14 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
 
     app.get<Params>('/v1/sandboxes/:id', {
       config: access,
-      schema: { tags: ['sandboxes'], summary: 'Get a sandbox', description: 'Every creation field except repo_token, plus status, error, runtime and times.', params: SandboxParams, response: { 200: Sandbox, ...errors } },
-      handler: async (request) => service.view(await service.get(request.principal!.accountId, request.params.id)),
+      schema: {
+        tags: ['sandboxes'],
+        summary: 'Get a sandbox',
+        description: 'Every creation field except repo_token, plus status, error, runtime, times, and what the sandbox has spent: `spend_usd` = `compute_cost_usd` (metered while running) + `llm_cost_usd` (its sessions), checked against `budget`.',
+        params: SandboxParams,
+        response: { 200: Sandbox, ...errors },
+      },
+      handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id)),
     });
 
     app.delete<Params>('/v1/sandboxes/:id', {

@@ -35,7 +35,29 @@ export const CreateSandboxBody = Type.Object(
     repo_branch: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._/-]+$', maxLength: 255 })),
     repo_commit: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', description: 'Overrides repo_branch.' })),
     repo_subdir: Type.Optional(Type.String({ pattern: '^(?!(.*/)?\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$', maxLength: 1024, description: 'Only this directory of the repository becomes /workspace, as a fresh git repository with one commit.' })),
-    budget: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Maximum spend in USD.' })),
+    budget: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description:
+          "Maximum spend in USD: compute (vCPU-hours and GiB-hours while running, at the server's rates) plus the LLM cost of the sandbox's sessions. Alerts `budget_warning` / `budget_critical` are raised at the account's rule thresholds (80 % / 95 % by default); at the `budget_exceeded` threshold (100 %) the sandbox is destroyed (`destroyed_reason: budget_exceeded`) and `on_budget_exceeded` is called.",
+      }),
+    ),
+    on_complete: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'URL POSTed once when the sandbox ends — destroyed by DELETE, by its budget, or entering the error state — with a Standard Webhooks event `{type: "sandbox.completed", timestamp, data: {id, status, reason, error, budget, spend_usd, compute_cost_usd, llm_cost_usd, created_at, ended_at}}`, signed with the account\'s webhook secret (GET /v1/notifications/config) in `webhook-id`, `webhook-timestamp`, `webhook-signature`. Retried with backoff until a 2xx. https only (http when the server sets PADDOCK_ALLOW_HTTP_WEBHOOKS); private, loopback and link-local targets are refused, also after DNS resolution at each attempt.',
+      }),
+    ),
+    on_budget_exceeded: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'Needs `budget`. URL POSTed when the budget is exceeded and the sandbox has been destroyed for it (queued in the same transaction as the destroy), with `{type: "sandbox.budget_exceeded", timestamp, data: {id, budget, spend_usd, compute_cost_usd, llm_cost_usd, action, exceeded_at}}`; signed, retried and guarded like `on_complete`.',
+      }),
+    ),
     init_script: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in /workspace after clone, packages and agents; up to 10 minutes.' })),
     timeout: Type.Optional(Type.Integer({ minimum: 10, maximum: 2_592_000, description: 'Idle seconds before the sandbox is paused automatically.' })),
     packages: Type.Optional(Strings({ maxItems: 100, maxLength: 214, pattern: '^[A-Za-z0-9@][A-Za-z0-9@._/:=<>!~^+-]*$' })),
@@ -92,6 +114,11 @@ export const Sandbox = Type.Object(
     repo_commit: Nullable(Type.String()),
     repo_subdir: Nullable(Type.String()),
     budget: Type.Union([Type.Number(), Type.Null()]),
+    spend_usd: Type.Number({ description: 'compute_cost_usd + llm_cost_usd, as checked against budget (checked at least every PADDOCK_BUDGET_CHECK_INTERVAL_MS).' }),
+    compute_cost_usd: Type.Number({ description: "vCPUs and memory times running time at the server's rates; nothing while paused or after it stopped." }),
+    llm_cost_usd: Type.Number({ description: "LLM cost recorded in the sandbox's sessions." }),
+    on_complete: Nullable(Type.String()),
+    on_budget_exceeded: Nullable(Type.String()),
     init_script: Nullable(Type.String()),
     timeout: Type.Union([Type.Integer(), Type.Null()]),
     packages: Type.Array(Type.String()),
@@ -100,6 +127,7 @@ export const Sandbox = Type.Object(
     updated_at: Type.String({ format: 'date-time' }),
     last_activity_at: Type.String({ format: 'date-time' }),
     destroyed_at: Nullable(Type.String({ format: 'date-time' })),
+    destroyed_reason: Type.Union([Type.Literal('deleted'), Type.Literal('budget_exceeded'), Type.Null()], { description: '`deleted` (DELETE) or `budget_exceeded` once destroyed; null before.' }),
   },
   { $id: 'Sandbox' },
 );

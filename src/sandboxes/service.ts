@@ -7,6 +7,8 @@ import type { Principal } from '../core/access.js';
 import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import { Invalid, LimitExceeded, NotFound } from '../core/errors.js';
+import { startMetering, stopMetering } from '../billing/metering/service.js';
+import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import { PLAN_LIMITS } from '../billing/plans.js';
@@ -15,6 +17,8 @@ import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
 import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
+import { validateCallbackUrls } from './callbacks/urls.js';
+import type { SandboxEndings } from './endings.js';
 import { setupSteps } from './setup-steps.js';
 import * as store from './store.js';
 import { sandboxView } from './views.js';
@@ -56,7 +60,8 @@ function tail(text: string): string {
   return text.length > ERROR_TAIL_CHARS ? `…${text.slice(-ERROR_TAIL_CHARS)}` : text;
 }
 
-function validateCombination(input: CreateSandboxInput): void {
+function validateCombination(input: CreateSandboxInput, policy: { allowPrivate: boolean; allowHttp: boolean }): void {
+  validateCallbackUrls(input, policy);
   const mode = input.network_mode ?? 'full';
   if (mode === 'allowlist' && !input.allowlist?.length) throw new Invalid('body.allowlist', 'is required (non-empty) when network_mode is allowlist');
   if (mode !== 'allowlist' && input.allowlist !== undefined) throw new Invalid('body.allowlist', 'is only used with network_mode allowlist');
@@ -101,6 +106,7 @@ export class SandboxService {
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
   private readonly pending = new Set<Promise<void>>();
   private readonly destroyListeners: ((id: string) => void)[] = [];
+  private readonly meteringListeners: ((row: store.SandboxRow) => void)[] = [];
   private readonly execListeners: ((record: ExecRecord) => Promise<void>)[] = [];
 
   constructor(
@@ -110,10 +116,16 @@ export class SandboxService {
     private readonly config: Config,
     private readonly log: Logger,
     private readonly alerts: AlertRaiser,
+    private readonly spend: SpendCalculator,
+    private readonly endings: SandboxEndings,
   ) {}
 
+  private get outboundPolicy() {
+    return { allowPrivate: this.config.allowPrivateWebhooks, allowHttp: this.config.allowHttpWebhooks };
+  }
+
   async create(principal: Principal, input: CreateSandboxInput) {
-    validateCombination(input);
+    validateCombination(input, this.outboundPolicy);
     await this.requireReadyTemplate(input.template);
     const now = nowIso();
     const row: store.SandboxRow = {
@@ -143,6 +155,11 @@ export class SandboxService {
       updated_at: now,
       last_activity_at: now,
       destroyed_at: null,
+      on_complete: input.on_complete ?? null,
+      on_budget_exceeded: input.on_budget_exceeded ?? null,
+      destroyed_reason: null,
+      budget_alerts_raised: 0,
+      completed_at: null,
     };
     await this.insertWithinPlan(principal.plan, row);
 
@@ -158,6 +175,9 @@ export class SandboxService {
         env: input.env ?? {},
       });
       row.ip = info.ip;
+      // Charged from the moment its processes run, set-up included.
+      await startMetering(this.db, row, nowIso());
+      for (const listener of this.meteringListeners) listener(row);
     } catch (error) {
       await this.enterError(row.id, ['creating'], (error as Error).message);
       if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
@@ -226,15 +246,20 @@ export class SandboxService {
 
   /** Moves a sandbox from one of `from` to `error` and raises `sandbox_error` in the same transaction. */
   private async enterError(id: string, from: readonly string[], error: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const accountId = await store.failSandbox(trx, id, from, error, nowIso());
+    const now = nowIso();
+    const failed = await this.db.transaction().execute(async (trx) => {
+      const accountId = await store.failSandbox(trx, id, from, error, now);
       if (!accountId) return false;
+      await stopMetering(trx, id, now);
       await this.alerts.raise(
         { accountId, type: 'sandbox_error', resource: { kind: 'sandbox', id }, sandboxId: id, message: `Sandbox ${id} entered the error state: ${error}`, details: { error } },
         { db: trx },
       );
+      await this.endings.complete(trx, id, 'error', now);
       return true;
     });
+    if (failed) this.endings.wake();
+    return failed;
   }
 
   async get(accountId: string, id: string): Promise<store.SandboxRow> {
@@ -247,6 +272,11 @@ export class SandboxService {
     return store.listSandboxes(this.db, accountId, options);
   }
 
+  /** Budgets hear when a sandbox starts being charged, so a tiny budget is checked at once. */
+  onMeteringStarted(listener: (row: store.SandboxRow) => void): void {
+    this.meteringListeners.push(listener);
+  }
+
   /** Features holding live connections into sandboxes (terminals) close them before a sandbox goes. */
   onDestroy(listener: (id: string) => void): void {
     this.destroyListeners.push(listener);
@@ -255,10 +285,42 @@ export class SandboxService {
   async destroy(accountId: string, id: string): Promise<void> {
     const row = await this.get(accountId, id);
     if (row.status === 'destroyed') return;
+    await this.end(row, 'deleted');
+  }
+
+  /**
+   * The budget sweeper's destroy: raises `budget_exceeded` and queues `on_budget_exceeded` with the
+   * destroy. False when the sandbox was already destroyed.
+   */
+  async destroyOverBudget(accountId: string, id: string): Promise<boolean> {
+    const row = await store.findSandbox(this.db, accountId, id);
+    if (!row || row.status === 'destroyed') return false;
+    return this.end(row, 'budget_exceeded');
+  }
+
+  private async end(row: store.SandboxRow, reason: 'deleted' | 'budget_exceeded'): Promise<boolean> {
+    const { id } = row;
     for (const listener of this.destroyListeners) listener(id);
-    await this.runtime.destroy(id);
+    // Charging stops when the decision is made: tearing down is not time the user can use.
+    const decidedAt = nowIso();
+    await stopMetering(this.db, id, decidedAt);
+    try {
+      await this.runtime.destroy(id);
+    } catch (error) {
+      // Still running: keep charging, without a gap.
+      if (row.status === 'running' || row.status === 'creating') await startMetering(this.db, row, decidedAt);
+      throw error;
+    }
     const now = nowIso();
-    await store.updateSandbox(this.db, id, { status: 'destroyed', destroyed_at: now, updated_at: now });
+    const ended = await this.db.transaction().execute(async (trx) => {
+      const moved = await store.transitionSandbox(trx, id, ['creating', 'running', 'paused', 'error'], { status: 'destroyed', destroyed_at: now, updated_at: now, destroyed_reason: reason });
+      if (!moved) return false;
+      if (reason === 'budget_exceeded') await this.endings.budgetExceeded(trx, row, decidedAt);
+      await this.endings.complete(trx, id, reason, now);
+      return true;
+    });
+    if (ended) this.endings.wake();
+    return ended;
   }
 
   /** Features that record commands (sessions) hear of every exec before its answer goes out. */
@@ -346,11 +408,20 @@ export class SandboxService {
     for (const row of known.filter((r) => r.status === 'creating' && !result.dead.includes(r.id))) {
       await this.enterError(row.id, ['creating'], 'the server restarted during set-up');
     }
+    // A running sandbox is metered even if the server stopped between closing its interval and
+    // destroying it (a no-op for the usual open interval).
+    const now = nowIso();
+    for (const row of known.filter((r) => r.status === 'running' && result.alive.includes(r.id))) await startMetering(this.db, row, now);
     this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
   }
 
-  view(row: store.SandboxRow) {
-    return sandboxView(row);
+  /** The sandbox as GET answers it, with what it has spent so far. */
+  async detail(row: store.SandboxRow) {
+    return sandboxView(row, await this.spend.ofOne(row.id));
+  }
+
+  async spendOf(id: string): Promise<SandboxSpend> {
+    return this.spend.ofOne(id);
   }
 }
 

@@ -66,3 +66,23 @@ export async function ownedSandboxIds(db: Kysely<Database>, accountId: string, i
   const rows = await db.selectFrom('sandboxes').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
   return rows.map((row) => row.id);
 }
+
+/** Sets `completed_at` unless it is set; the row when this call set it (the caller sends on_complete), else null. */
+export async function claimCompletion(db: Kysely<Database>, id: string, at: string): Promise<SandboxRow | null> {
+  const row = await db.updateTable('sandboxes').set({ completed_at: at }).where('id', '=', id).where('completed_at', 'is', null).returningAll().executeTakeFirst();
+  return row ?? null;
+}
+
+/** Live sandboxes with a budget: what the budget sweeper checks. */
+export function budgetedLiveSandboxes(db: Kysely<Database>) {
+  return db.selectFrom('sandboxes').selectAll().where('status', 'in', LIVE_STATUSES).where('budget', 'is not', null).execute();
+}
+
+/** Records budget alerts as raised (bits OR-ed in). */
+export async function markBudgetAlertsRaised(db: Kysely<Database>, id: string, bits: number): Promise<void> {
+  await db
+    .updateTable('sandboxes')
+    .set((eb) => ({ budget_alerts_raised: sql<number>`${eb.ref('budget_alerts_raised')} | ${bits}` }))
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,7 +1,9 @@
 // Turns sandbox rows into the shapes the API returns.
+import type { SandboxSpend } from '../billing/metering/spend.js';
+import { usd } from './callbacks/events.js';
 import type { SandboxRow } from './store.js';
 
-export function sandboxView(row: SandboxRow) {
+export function sandboxView(row: SandboxRow, spend: SandboxSpend) {
   return {
     id: row.id,
     status: row.status,
@@ -20,6 +22,11 @@ export function sandboxView(row: SandboxRow) {
     repo_commit: row.repo_commit,
     repo_subdir: row.repo_subdir,
     budget: row.budget === null ? null : Number(row.budget),
+    spend_usd: usd(spend.totalUsd),
+    compute_cost_usd: usd(spend.computeUsd),
+    llm_cost_usd: usd(spend.llmUsd),
+    on_complete: row.on_complete,
+    on_budget_exceeded: row.on_budget_exceeded,
     init_script: row.init_script,
     timeout: row.timeout,
     packages: JSON.parse(row.packages) as string[],
@@ -28,6 +35,7 @@ export function sandboxView(row: SandboxRow) {
     updated_at: row.updated_at,
     last_activity_at: row.last_activity_at,
     destroyed_at: row.destroyed_at,
+    destroyed_reason: row.destroyed_reason,
   };
 }
 

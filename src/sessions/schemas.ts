@@ -40,7 +40,7 @@ export const Session = Type.Object({
   tokens_out: Type.Integer(),
   cost_usd: Type.Number({ description: 'llm_cost_usd + compute_cost_usd.' }),
   llm_cost_usd: Type.Number(),
-  compute_cost_usd: Type.Number({ description: 'Sandbox compute attributed to the session; 0 until compute metering is enabled.' }),
+  compute_cost_usd: Type.Number({ description: "Sandbox compute attributed to the session: the sandbox's metered compute (vCPU and memory while running, at the server's rates) between the session's first event and its end (now while active). Overlapping sessions of one sandbox are each charged their span." }),
   trust_score: Type.Integer({ minimum: 0, maximum: 100 }),
   event_count: Type.Integer(),
   duration_ms: Type.Integer({ description: 'From the earliest to the latest event timestamp (or the end).' }),

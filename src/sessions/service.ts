@@ -47,6 +47,22 @@ export interface CommandRecord {
   error?: string;
 }
 
+/** The sandbox compute a session is charged: the sandbox's metered cost inside the session's span. */
+export interface SessionComputeSource {
+  computeCostUsd(sandboxIds: readonly string[], options: { window: { fromMs: number; toMs: number | null } }): Promise<number>;
+}
+
+/**
+ * A session's span: from its first event to when it ended; an active session's span runs until now.
+ * Sessions of one sandbox that overlap are each charged the compute of their span (the sandbox's own
+ * spend counts it once).
+ */
+function sessionWindow(row: SessionRow): { fromMs: number; toMs: number | null } | null {
+  if (!row.started_at) return null;
+  const end = row.ended_at ?? (row.status === 'active' ? null : row.last_event_at);
+  return { fromMs: Date.parse(row.started_at), toMs: end === null ? null : Date.parse(end) };
+}
+
 export interface ReplayQuery {
   afterSeq: number;
   limit: number;
@@ -98,6 +114,8 @@ export class SessionService {
     private readonly prices: PriceTable,
     private readonly inactivityTimeoutSeconds: number,
     log: Logger,
+    /** Compute metering; without it `compute_cost_usd` stays 0. */
+    private readonly compute: SessionComputeSource | null = null,
   ) {
     this.trustAlerts = new TrustAlerts(db, dialect, alerts, log);
   }
@@ -232,12 +250,25 @@ export class SessionService {
   }
 
   async view(accountId: string, id: string) {
-    return sessionView(await this.get(accountId, id));
+    return sessionView(await this.withComputeCost(await this.get(accountId, id)));
   }
 
   async listForSandbox(accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
     if (!(await this.sandboxes.exists(accountId, sandboxId))) throw new NotFound('sandbox');
-    return (await store.listSessions(this.db, accountId, sandboxId, options)).map(sessionView);
+    const rows = await store.listSessions(this.db, accountId, sandboxId, options);
+    return Promise.all(rows.map(async (row) => sessionView(await this.withComputeCost(row))));
+  }
+
+  /** The row with `compute_cost_usd` metered now: it grows while the session is active. */
+  private async withComputeCost(row: SessionRow): Promise<SessionRow> {
+    const window = sessionWindow(row);
+    if (!this.compute || !window) return row;
+    return { ...row, compute_cost_usd: await this.compute.computeCostUsd([row.sandbox_id], { window }) };
+  }
+
+  /** LLM cost of each sandbox's sessions, for sandbox spend and budgets; `db` reads inside the caller's transaction. */
+  async llmCostUsd(sandboxIds: readonly string[], db: Kysely<Database> = this.db): Promise<Map<string, number>> {
+    return store.llmCostBySandbox(db, sandboxIds);
   }
 
   /** A replay page, as the JSON text the endpoint answers. */
@@ -254,7 +285,7 @@ export class SessionService {
   }
 
   async summary(accountId: string, id: string) {
-    const session = await this.get(accountId, id);
+    const session = await this.withComputeCost(await this.get(accountId, id));
     const findings = await store.listFindings(this.db, session.key, 1000);
     const view = sessionView(session);
     return {

@@ -176,3 +176,17 @@ export function lockSessionByKey(db: Db, dialect: Dialect, key: string): Promise
 export async function markTrustAlertsChecked(db: Db, key: string, raised: number): Promise<void> {
   await db.updateTable('sessions').set({ trust_alerts_raised: raised, trust_alert_pending: 0 }).where('key', '=', key).execute();
 }
+
+/** Sum of the LLM cost of each sandbox's sessions. */
+export async function llmCostBySandbox(db: Db, sandboxIds: readonly string[]): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
+  if (!sandboxIds.length) return result;
+  const rows = await db
+    .selectFrom('sessions')
+    .select((eb) => ['sandbox_id', eb.fn.sum<number | string>('llm_cost_usd').as('llm')])
+    .where('sandbox_id', 'in', sandboxIds)
+    .groupBy('sandbox_id')
+    .execute();
+  for (const row of rows) result.set(row.sandbox_id, Number(row.llm ?? 0));
+  return result;
+}

@@ -43,6 +43,15 @@ const CASES: [string, object, string][] = [
   ['unknown field', { ...base, gpu: true }, 'body.gpu'],
   ['null template', { template: null }, 'body.template'],
   ['init_script empty', { ...base, init_script: '' }, 'body.init_script'],
+  ['on_complete not a URL', { ...base, on_complete: 'not a url' }, 'body.on_complete'],
+  ['on_complete ftp', { ...base, on_complete: 'ftp://example.com/done' }, 'body.on_complete'],
+  ['on_complete http without the server flag', { ...base, on_complete: 'http://example.com/done' }, 'body.on_complete'],
+  ['on_complete to a private address', { ...base, on_complete: 'https://10.0.0.5/done' }, 'body.on_complete'],
+  ['on_complete with credentials', { ...base, on_complete: 'https://user:pw@example.com/done' }, 'body.on_complete'],
+  ['on_complete as number', { ...base, on_complete: 42 }, 'body.on_complete'],
+  ['on_budget_exceeded without budget', { ...base, on_budget_exceeded: 'https://example.com/over' }, 'body.on_budget_exceeded'],
+  ['on_budget_exceeded to loopback', { ...base, budget: 1, on_budget_exceeded: 'https://127.0.0.1/over' }, 'body.on_budget_exceeded'],
+  ['budget as string', { ...base, budget: '5' }, 'body.budget'],
 ];
 
 describe.each(BACKENDS)('sandbox creation validation on %s', (backend) => {

@@ -63,6 +63,15 @@ export interface SandboxesTable {
   updated_at: string;
   last_activity_at: string;
   destroyed_at: string | null;
+  /** Callback URLs given at creation. */
+  on_complete: string | null;
+  on_budget_exceeded: string | null;
+  /** Why a destroyed sandbox was destroyed: `deleted` (DELETE) or `budget_exceeded`. */
+  destroyed_reason: string | null;
+  /** Budget alerts already raised, as bits: 1 budget_warning, 2 budget_critical. */
+  budget_alerts_raised: number;
+  /** When the sandbox ended (destroyed or error) and its `on_complete` callback was queued. */
+  completed_at: string | null;
 }
 
 /** A TCP port inside a sandbox: listening now, or protected ahead of (or between) listening. */
@@ -247,6 +256,17 @@ export interface SessionFindingsTable {
   created_at: string;
 }
 
+/** One interval a sandbox spent running, at the size it had then; `ended_at` null while it runs. */
+export interface SandboxUsageTable {
+  id: string;
+  sandbox_id: string;
+  account_id: string;
+  cpus: number;
+  memory_mb: number;
+  started_at: string;
+  ended_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -263,4 +283,5 @@ export interface Database {
   sessions: SessionsTable;
   session_events: SessionEventsTable;
   session_findings: SessionFindingsTable;
+  sandbox_usage: SandboxUsageTable;
 }
