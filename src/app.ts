@@ -29,6 +29,8 @@ import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { terminalRoutes } from './sandboxes/terminal/routes.js';
+import { registerEvals } from './evals/plugin.js';
+import type { EvalService } from './evals/service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +43,8 @@ export interface AppServices {
   /** Present when the app was built with a runtime. */
   sandboxes: SandboxService | null;
   sessions: SessionService;
+  /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
+  evals: EvalService;
 }
 
 export interface BuiltApp {
@@ -123,5 +127,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     app.addHook('onClose', async () => sandboxes!.settled());
   }
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions } };
+  const evals = await registerEvals(app, { storage, accounts, sandboxes, sessions });
+
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, evals } };
 }

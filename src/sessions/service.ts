@@ -277,6 +277,11 @@ export class SessionService {
   }
 
   /** Ends sessions idle past the timeout and retries trust alerts left pending. */
+  /** LLM spend of these sandboxes' sessions: what an eval run costs until compute is metered. */
+  async llmCostOfSandboxes(sandboxIds: string[]): Promise<number> {
+    return store.llmCostOfSandboxes(this.db, sandboxIds);
+  }
+
   async sweep(now = Date.now()): Promise<void> {
     await store.timeOutInactive(this.db, new Date(now - this.inactivityTimeoutSeconds * 1000).toISOString(), new Date(now).toISOString());
     await this.trustAlerts.sweep();

@@ -176,3 +176,14 @@ export function lockSessionByKey(db: Db, dialect: Dialect, key: string): Promise
 export async function markTrustAlertsChecked(db: Db, key: string, raised: number): Promise<void> {
   await db.updateTable('sessions').set({ trust_alerts_raised: raised, trust_alert_pending: 0 }).where('key', '=', key).execute();
 }
+
+/** LLM spend recorded in every session of these sandboxes. */
+export async function llmCostOfSandboxes(db: Db, sandboxIds: string[]): Promise<number> {
+  if (!sandboxIds.length) return 0;
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.sum<number | string | null>('llm_cost_usd').as('total'))
+    .where('sandbox_id', 'in', sandboxIds)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}

@@ -1,0 +1,80 @@
+// The checks a scenario applies to its command's result, and the scenario score they yield:
+// score = (sum of the weights of passed checks) / (sum of all weights), in 0..1.
+export const CHECK_TYPES = ['exit_code', 'output_contains', 'output_matches', 'output_equals'] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+export type OutputStream = 'stdout' | 'stderr';
+
+export type Check =
+  | { type: 'exit_code'; equals: number; weight?: number }
+  | { type: 'output_contains'; value: string; stream?: OutputStream; weight?: number }
+  | { type: 'output_matches'; pattern: string; flags?: string; stream?: OutputStream; weight?: number }
+  | { type: 'output_equals'; value: string; trim?: boolean; stream?: OutputStream; weight?: number };
+
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CheckOutcome {
+  type: CheckType;
+  weight: number;
+  passed: boolean;
+  expected: string;
+  actual: string;
+}
+
+export const DEFAULT_CHECK_WEIGHT = 1;
+/** Regular expressions run on the server; bounding their input bounds the cost of a slow pattern. */
+export const MATCHED_OUTPUT_CHARS = 64 * 1024;
+const EXCERPT_CHARS = 200;
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+}
+
+/** The reason a check's pattern cannot be compiled, or null; used when a scenario is saved. */
+export function patternProblem(pattern: string, flags = ''): string | null {
+  try {
+    new RegExp(pattern, flags);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+export function applyCheck(check: Check, result: CommandResult): CheckOutcome {
+  const weight = check.weight ?? DEFAULT_CHECK_WEIGHT;
+  if (check.type === 'exit_code') {
+    return { type: check.type, weight, passed: result.exitCode === check.equals, expected: String(check.equals), actual: String(result.exitCode) };
+  }
+  const output = check.stream === 'stderr' ? result.stderr : result.stdout;
+  switch (check.type) {
+    case 'output_contains':
+      return { type: check.type, weight, passed: output.includes(check.value), expected: `contains ${JSON.stringify(check.value)}`, actual: excerpt(output) };
+    case 'output_matches': {
+      const passed = new RegExp(check.pattern, check.flags ?? '').test(output.slice(0, MATCHED_OUTPUT_CHARS));
+      return { type: check.type, weight, passed, expected: `matches /${check.pattern}/${check.flags ?? ''}`, actual: excerpt(output) };
+    }
+    case 'output_equals': {
+      const trim = check.trim ?? true;
+      const actual = trim ? output.trim() : output;
+      const expected = trim ? check.value.trim() : check.value;
+      return { type: check.type, weight, passed: actual === expected, expected: JSON.stringify(expected), actual: excerpt(JSON.stringify(actual)) };
+    }
+  }
+}
+
+export interface ScenarioScore {
+  score: number;
+  passed: boolean;
+  checks: CheckOutcome[];
+}
+
+export function scoreScenario(checks: Check[], result: CommandResult, passThreshold: number): ScenarioScore {
+  const outcomes = checks.map((check) => applyCheck(check, result));
+  const total = outcomes.reduce((sum, o) => sum + o.weight, 0);
+  const earned = outcomes.reduce((sum, o) => sum + (o.passed ? o.weight : 0), 0);
+  const score = total > 0 ? earned / total : 0;
+  return { score, passed: score >= passThreshold - 1e-9, checks: outcomes };
+}
