@@ -27,16 +27,17 @@ export const CheckSchema = Type.Object(
   { additionalProperties: false },
 );
 
+// No `default` keywords: the validator would fill them into partial updates too; the service applies defaults.
 const scenarioFields = {
   name: Name,
   description: Type.Optional(Description),
   template: Type.Union(TEMPLATE_NAMES.map((name) => Type.Literal(name)), { description: 'Sandbox template the scenario runs in; a fresh sandbox per run, destroyed after.' }),
   command: Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in the sandbox; its exit code, stdout and stderr are what the checks read.' }),
   env: Type.Optional(Env),
-  network_mode: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('full')], { default: 'none', description: 'Network of the scenario sandbox; default `none` so runs are reproducible.' })),
-  timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 300, default: 60, description: 'The command is killed after it (exit code 124); the checks still apply.' })),
+  network_mode: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('full')], { description: 'Network of the scenario sandbox; default `none` so runs are reproducible.' })),
+  timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 300, description: 'The command is killed after it (exit code 124); the checks still apply.' })),
   checks: Type.Array(CheckSchema, { minItems: 1, maxItems: MAX_CHECKS }),
-  pass_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 1, description: 'The scenario passes when its score is at least this; default 1.0 (every check).' })),
+  pass_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'The scenario passes when its score is at least this; default 1.0 (every check).' })),
 };
 
 export const CreateScenarioBody = Type.Object(scenarioFields, { additionalProperties: false });
