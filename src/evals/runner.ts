@@ -104,23 +104,19 @@ export class EvalRunner {
     } catch (error) {
       return errored(scenario, `the scenario sandbox could not be created: ${(error as Error).message}`, { duration_ms: Date.now() - started });
     }
-    // Destroying the sandbox kills the command, which is how a stopped run stops promptly.
-    const destroy = () => this.deps.sandboxes.destroy(principal.accountId, sandboxId);
-    const onAbort = () => void destroy().catch(() => {});
-    signal?.addEventListener('abort', onAbort, { once: true });
     let result: ScenarioResult;
     try {
-      result = await this.execAndScore(principal.accountId, sandboxId, scenario, started);
+      result = await this.execAndScore(principal.accountId, sandboxId, scenario, started, signal);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
-      await destroy().catch((error) => this.deps.log.warn({ err: error, sandbox_id: sandboxId }, 'destroying an eval sandbox failed'));
+      await this.deps.sandboxes.destroy(principal.accountId, sandboxId).catch((error) => this.deps.log.warn({ err: error, sandbox_id: sandboxId }, 'destroying an eval sandbox failed'));
     }
     result.cost_usd = await this.deps.costOfSandboxes([sandboxId]);
     return result;
   }
 
-  private async execAndScore(accountId: string, sandboxId: string, scenario: store.ScenarioRow, started: number): Promise<ScenarioResult> {
-    const outcome = await this.deps.sandboxes.exec(accountId, sandboxId, { command: scenario.command, timeout: Number(scenario.timeout_seconds) });
+  private async execAndScore(accountId: string, sandboxId: string, scenario: store.ScenarioRow, started: number, signal?: AbortSignal): Promise<ScenarioResult> {
+    // The signal kills the command, which is how a stopped run stops promptly.
+    const outcome = await this.deps.sandboxes.exec(accountId, sandboxId, { command: scenario.command, timeout: Number(scenario.timeout_seconds) }, undefined, signal);
     if (outcome.error) return errored(scenario, `the command could not run: ${outcome.error}`, { sandbox_id: sandboxId, duration_ms: Date.now() - started });
     const scored = scoreScenario(JSON.parse(scenario.checks) as Check[], { exitCode: outcome.exit_code, stdout: outcome.stdout, stderr: outcome.stderr }, Number(scenario.pass_threshold));
     return {
