@@ -1,5 +1,6 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
 import { benchApi } from './api.js';
+import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
 import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
@@ -12,6 +13,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   terminal: { title: 'Terminal: keystroke echo through the WebSocket vs the PTY driven directly (runc, same sandbox, same run)', run: () => benchTerminal('runc') },
   gvisor: { title: 'Sandboxes on gVisor: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('gvisor') },
   sessions: { title: 'Session events: ingest through the API vs raw inserts, replay pages vs the raw SELECT (same run)', run: benchIngest },
+  evals: { title: 'Evals and A2A delegation: scenario runs vs the sandbox API, the a2a stage vs the SDK client (same run)', run: benchEvals },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
 
