@@ -116,6 +116,7 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
     const outcome = await stage(stageContext(accountId, 'budget', { suite_name: 'budget', max_cost_usd: 0.1, min_pass_rate: 0.5 }));
     expect(outcome.status).toBe('failed');
     expect(outcome.gate_result).toMatchObject({ total_cost: 0.3, score: 0.5 });
+    expect(outcome.cost_usd).toBe(0.3);
     expect(outcome.gate_result!.failed_checks.map((c) => [c.type, c.actual])).toEqual([
       ['eval_status', 'errored'],
       ['max_cost', '0.3'],

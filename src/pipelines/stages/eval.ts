@@ -97,6 +97,7 @@ export function createEvalStage(deps: EvalStageDeps): StageExecutor {
     if (config.store_result_in_state) {
       await context.state.put(config.result_state_key, { eval_result_id: result.id, status: result.status, pass_rate: result.pass_rate, score: result.score, cost_usd: result.cost_usd, gate_result: gate, scenarios: result.scenarios }, { type: 'json' });
     }
-    return gate.passed ? { status: 'succeeded', gate_result: gate } : { status: 'failed', error: gate.message, gate_result: gate };
+    // The eval's sandboxes are not the run's own, so their cost is reported here for the run's total.
+    return gate.passed ? { status: 'succeeded', gate_result: gate, cost_usd: result.cost_usd } : { status: 'failed', error: gate.message, gate_result: gate, cost_usd: result.cost_usd };
   };
 }
