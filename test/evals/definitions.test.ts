@@ -130,4 +130,13 @@ describe.each(BACKENDS)('eval scenarios and suites on %s', (backend) => {
     expect(page.body.map((s: any) => s.name)).toEqual(['p2', 'p3']);
     expect((await t.request('GET', '/v1/evals/scenarios?limit=1000', { token: fresh })).status).toBe(400);
   });
+
+  it('is refused to sandbox- and read-scope keys (403)', async () => {
+    for (const scope of ['sandbox', 'read']) {
+      const minted = await post('/v1/account/keys', { name: `narrow-${scope}`, scope });
+      expect(minted.status).toBe(201);
+      expect((await t.request('GET', '/v1/evals/scenarios', { token: minted.body.key })).status).toBe(403);
+      expect((await post('/v1/evals/suites', { name: 'x', scenario_ids: ['evs_x'] }, minted.body.key)).status).toBe(403);
+    }
+  });
 });
