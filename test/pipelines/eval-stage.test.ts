@@ -63,6 +63,14 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
     expect(await liveSandboxes()).toBe(0);
     const results = await t.request('GET', `/v1/evals/scenarios/${greets.id}/results`, { token: key });
     expect(results.body.map((r: any) => r.id)).toEqual([run.body.id]);
+
+    const suite = (await post('/v1/evals/suites', { name: 'api-suite', scenario_ids: [greets.id] })).body;
+    const suiteRun = await post(`/v1/evals/suites/${suite.id}/run`);
+    expect(suiteRun.status).toBe(200);
+    expect(suiteRun.body).toMatchObject({ suite_id: suite.id, scenario_id: null, status: 'passed', pass_rate: 1, score: 1 });
+    // a suite's run is its own result, not one of the scenario's
+    expect((await t.request('GET', `/v1/evals/scenarios/${greets.id}/results`, { token: key })).body).toHaveLength(1);
+    expect((await t.request('GET', `/v1/evals/suites/${suite.id}/results`, { token: key })).body.map((r: any) => r.id)).toEqual([suiteRun.body.id]);
   });
 
   it('runs a suite as a stage: pass rate, score, every gate_result field, the result in state', async () => {
