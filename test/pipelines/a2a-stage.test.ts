@@ -105,3 +105,30 @@ describe('a2a stage outbound guard', () => {
     expect(parseA2aStageConfig({ agent_url: 'https://x', skill_id: 'x', prompt: 'p', max_cost_usd: -1 })).toEqual({ problem: 'config.max_cost_usd must be a number >= 0' });
   });
 });
+
+describe('a2a stage against a misbehaving agent', () => {
+  it('stops reading an answer past 16 MiB', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const push = () => {
+        while (sent < 64 && response.write(chunk)) sent++;
+        if (sent < 64) response.once('drain', push);
+        else response.end('{}');
+      };
+      push();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const outcome = await createA2aStage({ policy: open })(stageContext('acc_1', 's', { agent_url: `http://127.0.0.1:${port}`, skill_id: 'x', prompt: 'p' }));
+      expect(outcome.status).toBe('failed');
+      expect(outcome.error).toMatch(/^a2a: could not reach the agent at .*the response is larger than 16777216 bytes/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -1,12 +1,24 @@
 // A `fetch` for clients that take one (the A2A SDK) whose every request goes through the outbound
 // guard: checked scheme and address, the connection pinned to the checked address, no redirects
-// followed. Responses stream, so server-sent events work through it.
+// followed, responses capped in size. Responses stream, so server-sent events work through it.
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import { checkOutboundUrl, guardedLookup, type OutboundPolicy } from './outbound-guard.js';
 
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/** A remote party must not be able to fill the server's memory through one answer. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The response body as a web stream that errors once more than `maxBytes` arrived. */
+function cappedBody(response: http.IncomingMessage, maxBytes: number): ReadableStream<Uint8Array> {
+  let received = 0;
+  response.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBytes) response.destroy(new Error(`the response is larger than ${maxBytes} bytes`));
+  });
+  return Readable.toWeb(response) as ReadableStream<Uint8Array>;
+}
 
 function requestBody(body: BodyInit | null | undefined): string | Buffer | undefined {
   if (body === null || body === undefined) return undefined;
@@ -16,7 +28,7 @@ function requestBody(body: BodyInit | null | undefined): string | Buffer | undef
   throw new TypeError('guarded fetch sends string and byte bodies only');
 }
 
-export function guardedFetch(policy: OutboundPolicy, options: { userAgent?: string } = {}): typeof fetch {
+export function guardedFetch(policy: OutboundPolicy, options: { userAgent?: string; maxResponseBytes?: number } = {}): typeof fetch {
   return async function fetchThroughGuard(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     if (input instanceof Request) {
       init = { method: input.method, headers: input.headers, body: input.body ? Buffer.from(await input.arrayBuffer()) : undefined, signal: input.signal, ...init };
@@ -45,7 +57,7 @@ export function guardedFetch(policy: OutboundPolicy, options: { userAgent?: stri
           for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(name, item);
         }
         const status = response.statusCode ?? 502;
-        const stream = NO_BODY_STATUSES.has(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
+        const stream = NO_BODY_STATUSES.has(status) ? null : cappedBody(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
         if (!stream) response.resume();
         resolve(new Response(stream, { status, statusText: response.statusMessage, headers: responseHeaders }));
       });
