@@ -30,5 +30,6 @@ export async function registerEvals(app: FastifyInstance, deps: EvalsDeps): Prom
     : null;
   const evals = new EvalService(deps.storage.db, runner);
   await app.register(evalRoutes(evals));
+  app.addHook('onReady', async () => void (await evals.reapInterrupted()));
   return evals;
 }

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Plan } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Database } from '../core/db/schema.js';
+import { NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxService } from '../sandboxes/service.js';
@@ -101,6 +102,7 @@ export class EvalRunner {
         env: JSON.parse(scenario.env),
       });
       sandboxId = created.id;
+      await store.holdSandbox(this.deps.db, { sandbox_id: sandboxId, account_id: principal.accountId, created_at: nowIso() });
     } catch (error) {
       return errored(scenario, `the scenario sandbox could not be created: ${(error as Error).message}`, { duration_ms: Date.now() - started });
     }
@@ -108,10 +110,28 @@ export class EvalRunner {
     try {
       result = await this.execAndScore(principal.accountId, sandboxId, scenario, started, signal);
     } finally {
-      await this.deps.sandboxes.destroy(principal.accountId, sandboxId).catch((error) => this.deps.log.warn({ err: error, sandbox_id: sandboxId }, 'destroying an eval sandbox failed'));
+      await this.release(principal.accountId, sandboxId);
     }
     result.cost_usd = await this.deps.costOfSandboxes([sandboxId]);
     return result;
+  }
+
+  private async release(accountId: string, sandboxId: string): Promise<void> {
+    try {
+      await this.deps.sandboxes.destroy(accountId, sandboxId);
+      await store.releaseSandbox(this.deps.db, sandboxId);
+    } catch (error) {
+      // A sandbox that no longer exists needs no destroying.
+      if (error instanceof NotFound) await store.releaseSandbox(this.deps.db, sandboxId);
+      else this.deps.log.warn({ err: error, sandbox_id: sandboxId }, 'destroying an eval sandbox failed');
+    }
+  }
+
+  /** At start: eval sandboxes still held belong to runs the previous process did not finish; destroy them. */
+  async reapInterrupted(): Promise<number> {
+    const held = await store.heldSandboxes(this.deps.db);
+    for (const row of held) await this.release(row.account_id, row.sandbox_id);
+    return held.length;
   }
 
   private async execAndScore(accountId: string, sandboxId: string, scenario: store.ScenarioRow, started: number, signal?: AbortSignal): Promise<ScenarioResult> {

@@ -147,6 +147,11 @@ export class EvalService {
     return (await store.listResults(this.db, accountId, subjectOf(target), page)).map(resultView);
   }
 
+  /** Destroys eval sandboxes of runs a previous process did not finish; called when the app starts. */
+  async reapInterrupted(): Promise<number> {
+    return this.runner ? this.runner.reapInterrupted() : 0;
+  }
+
   /** Runs the target and records its result; null when `options.signal` stopped the run (nothing recorded). */
   async run(accountId: string, target: ResolvedTarget, options: RunOptions): Promise<EvalResultView | null> {
     if (!this.runner) throw new HttpError(503, 'this server has no sandbox runtime, so evals cannot run', 'runtime_unavailable');

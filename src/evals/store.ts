@@ -81,3 +81,15 @@ export async function recentScores(db: Db, accountId: string, subject: ResultSub
   const rows = await ofSubject(db, accountId, subject).select('score').where('status', '!=', 'errored').orderBy('id', 'desc').limit(count).execute();
   return rows.map((row) => Number(row.score));
 }
+
+export async function holdSandbox(db: Db, row: { sandbox_id: string; account_id: string; created_at: string }): Promise<void> {
+  await db.insertInto('eval_sandboxes').values(row).execute();
+}
+
+export async function releaseSandbox(db: Db, sandboxId: string): Promise<void> {
+  await db.deleteFrom('eval_sandboxes').where('sandbox_id', '=', sandboxId).execute();
+}
+
+export function heldSandboxes(db: Db) {
+  return db.selectFrom('eval_sandboxes').selectAll().execute();
+}

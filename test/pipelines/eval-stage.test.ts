@@ -139,6 +139,16 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
     expect(await stage(stageContext(accountId, 'x', { scenario_name: 'greets', min_pass_rate: 2 }))).toEqual({ status: 'failed', error: 'config.min_pass_rate must be a number from 0 to 1' });
   });
 
+  it('destroys at start the sandboxes of eval runs the previous process did not finish', async () => {
+    const created = await post('/v1/sandboxes', { template: 'minimal', network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 });
+    // what a process killed during an eval run leaves behind: a held sandbox, still running
+    await t.storage.db.insertInto('eval_sandboxes').values({ sandbox_id: created.body.id, account_id: accountId, created_at: new Date().toISOString() }).execute();
+    await t.storage.db.insertInto('eval_sandboxes').values({ sandbox_id: 'sbx_gone', account_id: accountId, created_at: new Date().toISOString() }).execute();
+    expect(await t.services.evals.reapInterrupted()).toBe(2);
+    expect((await t.request('GET', `/v1/sandboxes/${created.body.id}`, { token: key })).body.status).toBe('destroyed');
+    expect(await t.storage.db.selectFrom('eval_sandboxes').selectAll().execute()).toEqual([]);
+  });
+
   it('stops promptly when the signal aborts: the sandbox is destroyed and nothing is recorded', async () => {
     const sleeper = await scenario('sleeps', 'sleep 60', [{ type: 'exit_code', equals: 0 }], { timeout_seconds: 120 });
     const context = stageContext(accountId, 'slow', { scenario_id: sleeper.id });
@@ -148,6 +158,7 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
     expect(outcome).toEqual({ status: 'failed', error: 'eval run stopped: Error: run canceled' });
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(await liveSandboxes()).toBe(0);
+    expect(await t.storage.db.selectFrom('eval_sandboxes').selectAll().execute()).toEqual([]);
     expect((await t.request('GET', `/v1/evals/scenarios/${sleeper.id}/results`, { token: key })).body).toEqual([]);
   });
 });

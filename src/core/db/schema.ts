@@ -266,6 +266,7 @@ export interface Database {
   eval_scenarios: EvalScenariosTable;
   eval_suites: EvalSuitesTable;
   eval_results: EvalResultsTable;
+  eval_sandboxes: EvalSandboxesTable;
 }
 
 export interface EvalScenariosTable {
@@ -314,5 +315,11 @@ export interface EvalResultsTable {
   pipeline_run_id: string | null;
   stage_name: string | null;
   duration_ms: number;
+  created_at: string;
+}
+
+export interface EvalSandboxesTable {
+  sandbox_id: string;
+  account_id: string;
   created_at: string;
 }

@@ -53,9 +53,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('eval_results_scenario_idx').on('eval_results').columns(['scenario_id', 'id']).execute();
   await db.schema.createIndex('eval_results_suite_idx').on('eval_results').columns(['suite_id', 'id']).execute();
+
+  // Sandboxes an eval run holds right now: a row outlives its run only when the process died, and the
+  // next start destroys what it names.
+  await db.schema
+    .createTable('eval_sandboxes')
+    .addColumn('sandbox_id', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('eval_sandboxes').execute();
   await db.schema.dropTable('eval_results').execute();
   await db.schema.dropTable('eval_suites').execute();
   await db.schema.dropTable('eval_scenarios').execute();
