@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCheck, patternProblem, scoreScenario, type Check } from './checks.js';
+import { applyCheck, matchesWithin, patternProblem, scoreScenario, type Check } from './checks.js';
 
 const result = { exitCode: 0, stdout: '  hello world\n', stderr: 'warning: x\n' };
 
@@ -23,6 +23,15 @@ describe('applyCheck', () => {
   it('compares trimmed output unless trim is false', () => {
     expect(applyCheck({ type: 'output_equals', value: 'hello world' }, result).passed).toBe(true);
     expect(applyCheck({ type: 'output_equals', value: 'hello world', trim: false }, result).passed).toBe(false);
+  });
+
+  it('gives up on a pattern that backtracks too long, and the check fails', () => {
+    const started = Date.now();
+    const outcome = applyCheck({ type: 'output_matches', pattern: '^(a+)+$' }, { ...result, stdout: `${'a'.repeat(40)}!` });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(outcome.passed).toBe(false);
+    expect(outcome.actual).toMatch(/^pattern gave up after 1000 ms on: a+!$/);
+    expect(matchesWithin('x', '', 'xyz')).toBe(true);
   });
 
   it('names what is wrong with a pattern', () => {

@@ -1,5 +1,6 @@
 // The checks a scenario applies to its command's result, and the scenario score they yield:
 // score = (sum of the weights of passed checks) / (sum of all weights), in 0..1.
+import vm from 'node:vm';
 export const CHECK_TYPES = ['exit_code', 'output_contains', 'output_matches', 'output_equals'] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 export type OutputStream = 'stdout' | 'stderr';
@@ -25,8 +26,27 @@ export interface CheckOutcome {
 }
 
 export const DEFAULT_CHECK_WEIGHT = 1;
-/** Regular expressions run on the server; bounding their input bounds the cost of a slow pattern. */
+/** Regular expressions run on the server: their input is bounded, and so is their time. */
 export const MATCHED_OUTPUT_CHARS = 64 * 1024;
+export const PATTERN_TIMEOUT_MS = 1000;
+
+// A user's pattern can backtrack for hours; V8 only lets a vm script be interrupted, so the match runs
+// in one reused context with a time limit.
+const matchContext = vm.createContext({ pattern: '', flags: '', text: '' });
+const matchScript = new vm.Script('new RegExp(pattern, flags).test(text)');
+
+/** True or false, or null when the match did not finish within `timeoutMs`. */
+export function matchesWithin(pattern: string, flags: string, text: string, timeoutMs = PATTERN_TIMEOUT_MS): boolean | null {
+  Object.assign(matchContext, { pattern, flags, text });
+  try {
+    return matchScript.runInContext(matchContext, { timeout: timeoutMs }) === true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return null;
+    throw error;
+  } finally {
+    matchContext.text = '';
+  }
+}
 const EXCERPT_CHARS = 200;
 
 function excerpt(text: string): string {
@@ -53,8 +73,9 @@ export function applyCheck(check: Check, result: CommandResult): CheckOutcome {
     case 'output_contains':
       return { type: check.type, weight, passed: output.includes(check.value), expected: `contains ${JSON.stringify(check.value)}`, actual: excerpt(output) };
     case 'output_matches': {
-      const passed = new RegExp(check.pattern, check.flags ?? '').test(output.slice(0, MATCHED_OUTPUT_CHARS));
-      return { type: check.type, weight, passed, expected: `matches /${check.pattern}/${check.flags ?? ''}`, actual: excerpt(output) };
+      const matched = matchesWithin(check.pattern, check.flags ?? '', output.slice(0, MATCHED_OUTPUT_CHARS));
+      const actual = matched === null ? `pattern gave up after ${PATTERN_TIMEOUT_MS} ms on: ${excerpt(output)}` : excerpt(output);
+      return { type: check.type, weight, passed: matched === true, expected: `matches /${check.pattern}/${check.flags ?? ''}`, actual };
     }
     case 'output_equals': {
       const trim = check.trim ?? true;

@@ -15,7 +15,7 @@ const Stream = Type.Union([Type.Literal('stdout'), Type.Literal('stderr')], { de
 
 export const CheckSchema = Type.Object(
   {
-    type: Type.String({ enum: [...CHECK_TYPES], description: '`exit_code` (field `equals`), `output_contains` (`value`), `output_matches` (`pattern`, optional `flags`: a JavaScript regular expression tried on the first 64 KiB of output), `output_equals` (`value`, compared after trimming whitespace unless `trim` is false).' }),
+    type: Type.String({ enum: [...CHECK_TYPES], description: '`exit_code` (field `equals`), `output_contains` (`value`), `output_matches` (`pattern`, optional `flags`: a JavaScript regular expression tried on the first 64 KiB of output, for at most 1 s), `output_equals` (`value`, compared after trimming whitespace unless `trim` is false).' }),
     weight: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Share of the scenario score; default 1. score = sum of weights of passed checks / sum of all weights.' })),
     equals: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
     value: Type.Optional(Type.String({ maxLength: 65_536 })),
