@@ -68,7 +68,7 @@ describe.each([true, false])('a2a stage (agent streaming: %s)', (streaming) => {
     const outcome = await stage(context);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(outcome.status).toBe('failed');
-    expect(outcome.error).toMatch(/^a2a: stopped: Error: stage timed out; remote task \S+ canceled$/);
+    expect(outcome.error).toMatch(/^a2a: stopped: stage timed out; remote task \S+ canceled$/);
     expect(agent.canceled.length).toBe(before + 1);
   });
 

@@ -155,7 +155,7 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
     const started = Date.now();
     setTimeout(() => context.controller.abort(new Error('run canceled')), 2000);
     const outcome = await stage(context);
-    expect(outcome).toEqual({ status: 'failed', error: 'eval run stopped: Error: run canceled' });
+    expect(outcome).toEqual({ status: 'failed', error: 'eval run stopped: run canceled' });
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(await liveSandboxes()).toBe(0);
     expect(await t.storage.db.selectFrom('eval_sandboxes').selectAll().execute()).toEqual([]);

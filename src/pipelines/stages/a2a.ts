@@ -9,6 +9,7 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
 import { guardedFetch } from '../../core/net/outbound-fetch.js';
 import { applyStreamEvent, applyTask, INTERRUPTED_STATES, messageText, newProgress, stateName, TERMINAL_STATES, taskOutput, type TaskProgress } from './a2a-task.js';
+import { abortReason } from './abort-reason.js';
 import type { StageContext, StageExecutor, StageOutcome } from './contract.js';
 
 export interface A2aStageDeps {
@@ -158,7 +159,7 @@ export function createA2aStage(deps: A2aStageDeps): StageExecutor {
       const aborted = context.signal.aborted;
       if (aborted || error instanceof CostExceeded) {
         const canceled = await cancelRemote(client, progress, context);
-        const why = aborted ? `stopped: ${String(context.signal.reason ?? 'aborted')}` : (error as Error).message;
+        const why = aborted ? `stopped: ${abortReason(context.signal)}` : (error as Error).message;
         context.log('stderr', `${why}; ${canceled}\n`);
         return { status: 'failed', error: `a2a: ${why}; ${canceled}`, cost_usd: progress.costUsd };
       }

@@ -4,6 +4,7 @@
 import type { EvalService, EvalTarget } from '../../evals/service.js';
 import { compareWithBaseline, DEFAULT_BASELINE_COUNT, DEFAULT_REGRESSION_THRESHOLD, evalGateResult, type EvalRunSummary } from '../../evals/verdict.js';
 import type { EvalResultView } from '../../evals/views.js';
+import { abortReason } from './abort-reason.js';
 import type { StageContext, StageExecutor, StageOutcome } from './contract.js';
 
 export const DEFAULT_RESULT_STATE_KEY = 'eval_result';
@@ -86,7 +87,7 @@ export function createEvalStage(deps: EvalStageDeps): StageExecutor {
       const gate = evalGateResult(errored, compareWithBaseline(0, previousScores, config.regression_threshold), config, new Date().toISOString(), message);
       return { status: 'failed', error: `eval run errored: ${message}`, gate_result: gate };
     }
-    if (!result) return { status: 'failed', error: `eval run stopped: ${String(context.signal.reason ?? 'aborted')}` };
+    if (!result) return { status: 'failed', error: `eval run stopped: ${abortReason(context.signal)}` };
 
     for (const scenario of result.scenarios as { name: string; status: string; score: number; exit_code: number | null; error: string | null }[]) {
       context.log(scenario.status === 'passed' ? 'stdout' : 'stderr', `${scenario.name}: ${scenario.status}, score ${scenario.score}, exit code ${scenario.exit_code ?? '-'}${scenario.error ? `, ${scenario.error}` : ''}\n`);
