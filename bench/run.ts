@@ -1,6 +1,7 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
 import { benchApi } from './api.js';
 import { benchBudgets } from './budgets.js';
+import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
 import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
@@ -14,6 +15,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   gvisor: { title: 'Sandboxes on gVisor: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('gvisor') },
   sessions: { title: 'Session events: ingest through the API vs raw inserts, replay pages vs the raw SELECT (same run)', run: benchIngest },
   budgets: { title: 'Budgets: sweep pass vs its raw reads, and enforcement on runc vs the runtime destroy (same run)', run: benchBudgets },
+  evals: { title: 'Evals and A2A delegation: scenario runs vs the sandbox API, the a2a stage vs the SDK client (same run)', run: benchEvals },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
 

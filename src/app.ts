@@ -34,6 +34,8 @@ import { SpendCalculator } from './billing/metering/spend.js';
 import { BudgetSweeper } from './sandboxes/budgets/sweeper.js';
 import { SandboxEndings } from './sandboxes/endings.js';
 import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
+import { registerEvals } from './evals/plugin.js';
+import type { EvalService } from './evals/service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -52,6 +54,8 @@ export interface AppServices {
   spend: SpendCalculator;
   /** Present when the app was built with a runtime. */
   budgets: BudgetSweeper | null;
+  /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
+  evals: EvalService;
 }
 
 export interface BuiltApp {
@@ -149,5 +153,10 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     app.addHook('onClose', async () => sandboxes!.settled());
   }
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets } };
+  const evals = await registerEvals(app, {
+    storage, accounts, sandboxes,
+    costOfSandboxes: async (ids) => [...(await spend.of(ids)).values()].reduce((total, one) => total + one.totalUsd, 0),
+  });
+
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals } };
 }

@@ -328,11 +328,12 @@ export class SandboxService {
     this.execListeners.push(listener);
   }
 
-  async exec(accountId: string, id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }): Promise<ExecOutcome> {
+  /** `signal` (for callers inside the server, such as eval runs) kills the command when it aborts. */
+  async exec(accountId: string, id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }, signal?: AbortSignal): Promise<ExecOutcome> {
     const row = await this.get(accountId, id);
     if (row.status !== 'running') return infrastructureFailure(`sandbox is ${row.status}${row.status === 'creating' ? ' (set-up is still running)' : ''}`);
     await this.recordActivity(id);
-    const outcome = await this.runExec(id, input, stream);
+    const outcome = await this.runExec(id, input, stream, signal);
     for (const listener of this.execListeners) {
       try {
         await listener({ accountId, sandboxId: id, command: input.command, outcome });
@@ -343,7 +344,7 @@ export class SandboxService {
     return outcome;
   }
 
-  private async runExec(id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }): Promise<ExecOutcome> {
+  private async runExec(id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }, signal?: AbortSignal): Promise<ExecOutcome> {
     let result: ExecResult;
     try {
       result = await this.runtime.exec(id, {
@@ -354,6 +355,7 @@ export class SandboxService {
         maxOutputBytes: EXEC_OUTPUT_CAP_BYTES,
         onStdout: stream?.onStdout,
         onStderr: stream?.onStderr,
+        signal,
       });
     } catch (error) {
       if (error instanceof SandboxNotRunning || error instanceof SandboxNotFound) {

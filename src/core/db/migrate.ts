@@ -6,6 +6,7 @@ import * as ports from './migrations/0003_ports.js';
 import * as sessions from './migrations/0004_sessions.js';
 import * as alerts from './migrations/0005_alerts.js';
 import * as metering from './migrations/0007_metering.js';
+import * as evals from './migrations/0009_evals.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_sessions': sessions,
   '0005_alerts': alerts,
   '0007_metering': metering,
+  '0009_evals': evals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

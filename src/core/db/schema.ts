@@ -284,4 +284,63 @@ export interface Database {
   session_events: SessionEventsTable;
   session_findings: SessionFindingsTable;
   sandbox_usage: SandboxUsageTable;
+  eval_scenarios: EvalScenariosTable;
+  eval_suites: EvalSuitesTable;
+  eval_results: EvalResultsTable;
+  eval_sandboxes: EvalSandboxesTable;
+}
+
+export interface EvalScenariosTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string;
+  template: string;
+  command: string;
+  /** JSON: string key/value environment of the command. */
+  env: string;
+  network_mode: string;
+  timeout_seconds: number;
+  /** JSON: the weighted checks (see src/evals/checks.ts). */
+  checks: string;
+  pass_threshold: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EvalSuitesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string;
+  /** JSON: scenario ids in run order. */
+  scenario_ids: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EvalResultsTable {
+  id: string;
+  account_id: string;
+  scenario_id: string | null;
+  suite_id: string | null;
+  /** `passed`, `failed` or `errored`. */
+  status: string;
+  pass_rate: number;
+  score: number;
+  cost_usd: number;
+  /** JSON: one entry per scenario run (score, status, checks, exit code, output excerpt). */
+  scenario_results: string;
+  /** `api` or `pipeline`. */
+  source: string;
+  pipeline_run_id: string | null;
+  stage_name: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
+export interface EvalSandboxesTable {
+  sandbox_id: string;
+  account_id: string;
+  created_at: string;
 }
