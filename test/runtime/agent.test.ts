@@ -45,6 +45,17 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec agent', (driver) =>
     expect(result.stderr.toString()).toContain('/no/such/dir');
   });
 
+  it('ends a running command at once when its sandbox is destroyed', async () => {
+    const doomed = testSpec();
+    await runtime.create(doomed);
+    const running = runtime.exec(doomed.id, { command: 'sleep 30', timeoutMs: 60_000, maxOutputBytes: 1000 }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
+    await runtime.destroy(doomed.id);
+    await running;
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it('is found again by a new server process after a restart', async () => {
     await runtime.close?.();
     runtime = testRuntime(driver);

@@ -14,6 +14,8 @@ export class AgentEndpoint {
   private readonly server: net.Server;
   private readonly idle: net.Socket[] = [];
   private readonly waiting: ((socket: net.Socket | null) => void)[] = [];
+  /** Every connection still open, idle or running a command: closing the endpoint cuts them all. */
+  private readonly connections = new Set<net.Socket>();
   private closed = false;
 
   private constructor(readonly socketPath: string) {
@@ -61,7 +63,9 @@ export class AgentEndpoint {
   async close(): Promise<void> {
     this.closed = true;
     for (const take of this.waiting.splice(0)) take(null);
-    for (const socket of this.idle.splice(0)) socket.destroy();
+    this.idle.length = 0;
+    // server.close() waits for open connections, and one running a command stays open until it ends.
+    for (const socket of this.connections) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     await rm(this.socketPath, { force: true });
   }
@@ -71,6 +75,8 @@ export class AgentEndpoint {
       socket.destroy();
       return;
     }
+    this.connections.add(socket);
+    socket.once('close', () => this.connections.delete(socket));
     const take = this.waiting.shift();
     if (take) {
       take(socket);
