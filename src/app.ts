@@ -29,6 +29,7 @@ import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { terminalRoutes } from './sandboxes/terminal/routes.js';
+import { registerPipelines, type PipelinesFeature } from './pipelines/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +42,7 @@ export interface AppServices {
   /** Present when the app was built with a runtime. */
   sandboxes: SandboxService | null;
   sessions: SessionService;
+  pipelines: PipelinesFeature;
 }
 
 export interface BuiltApp {
@@ -123,5 +125,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     app.addHook('onClose', async () => sandboxes!.settled());
   }
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions } };
+  // Registered after sandboxes so that closing the app stops the stage worker (and destroys its
+  // stage sandboxes) before the sandbox service settles.
+  const pipelines = await registerPipelines(app, { config, storage, notifications, sandboxes });
+
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, pipelines } };
 }

@@ -58,6 +58,14 @@ export interface Config {
   sessionInactivityTimeoutSeconds: number;
   /** Operator model prices (PADDOCK_MODEL_PRICES_FILE), tried before the built-in table. */
   modelPrices: ModelPrice[];
+  pipelines: {
+    /** Stage attempts one server process runs at the same time (parallel branches share it). */
+    concurrency: number;
+    /** A running stage's lease; a worker that stops heartbeating loses its stages after this long. */
+    leaseSeconds: number;
+    /** How often a worker looks for ready stages, expired leases and approval deadlines. */
+    pollIntervalMs: number;
+  };
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -155,6 +163,11 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     },
     sessionInactivityTimeoutSeconds: integer('PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS', env.PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS, 1800, 1, 30 * 86_400),
     modelPrices: modelPrices(env.PADDOCK_MODEL_PRICES_FILE),
+    pipelines: {
+      concurrency: integer('PADDOCK_PIPELINE_CONCURRENCY', env.PADDOCK_PIPELINE_CONCURRENCY, 8, 1, 256),
+      leaseSeconds: integer('PADDOCK_PIPELINE_LEASE_SECONDS', env.PADDOCK_PIPELINE_LEASE_SECONDS, 10, 2, 600),
+      pollIntervalMs: integer('PADDOCK_PIPELINE_POLL_INTERVAL_MS', env.PADDOCK_PIPELINE_POLL_INTERVAL_MS, 250, 10, 60_000),
+    },
   };
 }
 
