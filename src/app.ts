@@ -63,8 +63,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     logger: loggerOptions(config.logLevel, logStream),
     genReqId: () => newId('req'),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    // Client-chosen ids (session ids, up to 128 characters) travel in paths.
-    routerOptions: { maxParamLength: 256 },
+    // Client-chosen ids (session ids, up to 128 characters) and run state keys travel in paths; a state
+    // key over its 256-character limit must reach the handler to get the spec's 400, not a 414.
+    routerOptions: { maxParamLength: 1024 },
     schemaErrorFormatter: describeValidationError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

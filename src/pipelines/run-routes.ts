@@ -6,6 +6,8 @@ import type { RunService, StartRunInput } from './runs/service.js';
 import { DecisionBody, DecisionResult, EventsQuery, Page, PipelineParams, PutStateBody, Run, RunEvents, RunListItem, RunParams, StageLogParams, StageLogs, StageRecord, StartRunBody, StateEntry, StateParams } from './schemas.js';
 import type { PutStateInput } from './state/service.js';
 
+const STATE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
 type RunP = { Params: { id: string; run_id: string } };
 type StateP = { Params: { id: string; run_id: string; key: string } };
 
@@ -107,6 +109,8 @@ export function runRoutes(service: RunService) {
 
     app.put<StateP & { Body: PutStateInput }>('/v1/pipelines/:id/runs/:run_id/state/:key', {
       config: pipelineAccess,
+      // A 1 MB value grows when JSON-escaped; the service measures the stored value and answers 400.
+      bodyLimit: STATE_BODY_LIMIT_BYTES,
       schema: {
         tags: ['pipelines'],
         summary: 'Set a state entry',
