@@ -46,8 +46,10 @@ export class RunService {
     }
     const runInput = { env: input.env ?? {}, repo: input.repo ?? null, branch: input.branch ?? null };
     const run = await this.transitions.createRun({ accountId, pipeline, trigger: input.trigger ?? 'api', runInput });
+    // Read before waking the worker: the answer is the run as created (`pending`), as the spec shows it.
+    const view = runView(run, await store.stagesOf(this.db, run.id));
     this.engine.wake();
-    return runView(run, await store.stagesOf(this.db, run.id));
+    return view;
   }
 
   async list(accountId: string, pipelineId: string, page: { limit: number; offset: number }) {
