@@ -36,7 +36,7 @@ export const StageDefinition = Type.Object(
     name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Unique within the pipeline: 1-64 of letters, digits, `_`, `-`.' }),
     type: Type.String({ enum: [...STAGE_TYPES] }),
     command: Type.Optional(Type.String({ maxLength: 65536, description: 'Shell command (type command), run with /bin/sh -c in /workspace of a fresh sandbox.' })),
-    template: Type.Optional(Type.String({ description: 'Sandbox template; default `defaults.template`, else `base`.' })),
+    template: Type.Optional(Type.String({ description: 'Sandbox template (see GET /v1/templates); default `defaults.template`, else `minimal`.' })),
     timeout: Type.Optional(Duration('Per attempt; default 10m, at most 24h. The attempt is killed (its sandbox destroyed) when it passes.')),
     retry: Type.Optional(Retry),
     on_failure: Type.Optional(Type.String({ enum: ['stop', 'continue'], description: '`stop` (default): a failure after all retries fails the run and cancels running stages. `continue`: other branches go on, and the failure does not fail the run.' })),

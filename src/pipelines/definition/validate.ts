@@ -2,6 +2,7 @@
 // stage names, known dependencies, no cycles (the cycle is named), durations, retry bounds, CEL that
 // type-checks, and the config each stage type needs. Every refusal names the field.
 import { Invalid } from '../../core/errors.js';
+import { findTemplate } from '../../runtime/templates/index.js';
 import { CHANNELS_FOR_APPROVAL } from './approval-channels.js';
 import { parseDurationMs } from './duration.js';
 import { checkExpression } from './expressions.js';
@@ -29,12 +30,14 @@ export function validateDefinition(definition: PipelineDefinition): void {
 
 function validateDefaults(defaults: PipelineDefaults): void {
   if (defaults.retry) validateRetry(defaults.retry, 'body.defaults.retry');
+  if (defaults.template !== undefined) validateTemplate(defaults.template, 'body.defaults.template');
   if (defaults.timeout !== undefined) validateDuration(defaults.timeout, 'body.defaults.timeout', MAX_TIMEOUT_MS);
 }
 
 function validateStage(stage: StageDefinition, field: string, names: Set<string>): void {
   if (stage.type === 'command' && !stage.command?.trim()) throw new Invalid(`${field}.command`, 'is required for a command stage');
   if (stage.type !== 'command' && stage.command !== undefined) throw new Invalid(`${field}.command`, `is only used by command stages, not ${stage.type}`);
+  if (stage.template !== undefined) validateTemplate(stage.template, `${field}.template`);
   if (stage.timeout !== undefined) validateDuration(stage.timeout, `${field}.timeout`, MAX_TIMEOUT_MS);
   if (stage.retry) validateRetry(stage.retry, `${field}.retry`);
   const seen = new Set<string>();
@@ -56,6 +59,10 @@ function validateStage(stage: StageDefinition, field: string, names: Set<string>
     }
   }
   validateConfig(stage, `${field}.config`);
+}
+
+function validateTemplate(name: string, field: string): void {
+  if (!findTemplate(name)) throw new Invalid(field, `names no template: "${name}" (see GET /v1/templates)`);
 }
 
 function validateDuration(text: string, field: string, maxMs: number): number {

@@ -28,7 +28,7 @@ describe('retry backoff', () => {
     expect([1, 2, 3, 4, 5].map((failures) => retryDelayMs(settings, failures))).toEqual([1000, 2000, 4000, 5000, 5000]);
   });
   it('takes defaults from the pipeline', () => {
-    const settings = effectiveStage({ name: 's', type: 'command' }, { template: 'base', on_failure: 'continue', retry: { max_attempts: 3 }, timeout: '2m' });
-    expect(settings).toMatchObject({ template: 'base', onFailure: 'continue', maxAttempts: 3, timeoutMs: 120_000 });
+    const settings = effectiveStage({ name: 's', type: 'command' }, { template: 'minimal', on_failure: 'continue', retry: { max_attempts: 3 }, timeout: '2m' });
+    expect(settings).toMatchObject({ template: 'minimal', onFailure: 'continue', maxAttempts: 3, timeoutMs: 120_000 });
   });
 });

@@ -12,7 +12,8 @@ import type { ClaimedAttempt, Transitions } from './transitions.js';
 
 const LOG_CAP_CHARS = 1024 * 1024;
 const HOUSEKEEPING_INTERVAL_MS = 1000;
-export const DEFAULT_TEMPLATE = 'base';
+/** Template of stages that name none, directly or through defaults: git, curl and a compiler. */
+export const DEFAULT_TEMPLATE = 'minimal';
 
 export interface WorkerOptions {
   concurrency: number;
