@@ -66,7 +66,19 @@ function approvalNotifier(notifications: NotificationService): ApprovalNotifier 
   };
 }
 
-export function buildStageExecutors(options: PipelineOptions, state: StateService, transitions: Transitions): StageExecutors {
+/** Sandbox teardowns running in the background, so shutdown can wait for them. */
+class Teardowns {
+  private readonly pending = new Set<Promise<unknown>>();
+  track(work: Promise<unknown>): void {
+    const settled = work.catch(() => {}).finally(() => this.pending.delete(settled));
+    this.pending.add(settled);
+  }
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+}
+
+export function buildStageExecutors(options: PipelineOptions, state: StateService, teardowns: Teardowns): StageExecutors {
   const { db } = options.storage;
   const computeCostOf = options.computeCostOf ?? sessionComputeCost(db);
   const executors: StageExecutors = {
@@ -82,7 +94,14 @@ export function buildStageExecutors(options: PipelineOptions, state: StateServic
     }),
     ...options.extraExecutors,
   };
-  if (options.sandboxes) executors.command = commandExecutor({ sandboxes: options.sandboxes, principalFor: (accountId) => principalFor(db, accountId) });
+  if (options.sandboxes) {
+    const sandboxes = options.sandboxes;
+    executors.command = commandExecutor({
+      sandboxes,
+      principalFor: (accountId) => principalFor(db, accountId),
+      destroyInBackground: (accountId, sandboxId) => teardowns.track(sandboxes.destroy(accountId, sandboxId)),
+    });
+  }
   return executors;
 }
 
@@ -93,21 +112,23 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
   const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications));
   const { pipelines: settings } = options.config;
   const sandboxes = options.sandboxes;
+  const teardowns = new Teardowns();
   const worker = new PipelineWorker(
     db,
     transitions,
     state,
-    buildStageExecutors(options, state, transitions),
+    buildStageExecutors(options, state, teardowns),
     { concurrency: settings.concurrency, leaseMs: settings.leaseSeconds * 1000, pollIntervalMs: settings.pollIntervalMs },
     app.log,
-    async (accountId, sandboxId) => {
-      await sandboxes?.destroy(accountId, sandboxId);
-    },
+    sandboxes ? (accountId, sandboxId) => sandboxes.destroy(accountId, sandboxId) : null,
   );
   const runs = new RunService(db, pipelines, transitions, state, worker);
   await app.register(pipelineRoutes(pipelines));
   await app.register(runRoutes(runs));
   app.addHook('onReady', async () => worker.start());
-  app.addHook('onClose', async () => worker.stop());
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    await teardowns.settled();
+  });
   return { pipelines, runs, state, worker };
 }

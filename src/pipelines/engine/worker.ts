@@ -49,12 +49,13 @@ export class PipelineWorker {
     private readonly executors: StageExecutors,
     private readonly options: WorkerOptions,
     private readonly log: WorkerLogger,
-    /** Destroys a sandbox left by a lost attempt (another worker's, or this server's before a restart). */
-    private readonly destroySandbox: (accountId: string, sandboxId: string) => Promise<void>,
+    /** Destroys a sandbox left by a lost attempt (another worker's, or this server's before a restart); null without a runtime. */
+    private readonly destroySandbox: ((accountId: string, sandboxId: string) => Promise<void>) | null,
   ) {}
 
   start(): void {
     this.stopped = false;
+    void this.destroyLeftoverSandboxes();
     this.timers = [
       setInterval(() => this.wake(), this.options.pollIntervalMs),
       setInterval(() => void this.heartbeat(), Math.max(500, Math.floor(this.options.leaseMs / 3))),
@@ -120,7 +121,7 @@ export class PipelineWorker {
   private async runAttempt(entry: RunningAttempt): Promise<void> {
     const { claimed, controller } = entry;
     const { run, stage, definition, pipeline } = claimed;
-    for (const sandboxId of claimed.orphanSandboxes) await this.destroySandbox(run.account_id, sandboxId).catch(() => {});
+    for (const sandboxId of claimed.orphanSandboxes) await this.destroySandbox?.(run.account_id, sandboxId).catch(() => {});
     const settings = effectiveStage(definition, pipeline.defaults);
     const timer = setTimeout(() => controller.abort(`timed out after ${definition.timeout ?? pipeline.defaults.timeout ?? '10m'}`), settings.timeoutMs);
     const input = JSON.parse(run.input) as { env?: Record<string, string>; repo?: string; branch?: string };
@@ -165,6 +166,27 @@ export class PipelineWorker {
     } catch (error) {
       // The lease is still held: the stage is attempted again once it expires.
       this.log.error({ err: error, run_id: run.id, stage: stage.name }, 'recording a stage outcome failed');
+    }
+  }
+
+  /**
+   * Stage sandboxes still alive although their attempt is over: their teardown was cut short by a
+   * crash. Attempts still running belong to a live worker (or are reclaimed with their sandboxes).
+   */
+  private async destroyLeftoverSandboxes(): Promise<void> {
+    if (!this.destroySandbox) return;
+    try {
+      const leftovers = await this.db
+        .selectFrom('pipeline_run_sandboxes as p')
+        .innerJoin('sandboxes as s', 's.id', 'p.sandbox_id')
+        .innerJoin('pipeline_stage_attempts as a', (join) => join.onRef('a.run_stage_id', '=', 'p.run_stage_id').onRef('a.attempt', '=', 'p.attempt'))
+        .select(['s.id', 's.account_id'])
+        .where('s.status', '!=', 'destroyed')
+        .where('a.status', '!=', 'running')
+        .execute();
+      for (const row of leftovers) await this.destroySandbox(row.account_id, row.id).catch(() => {});
+    } catch (error) {
+      this.log.error({ err: error }, 'destroying leftover stage sandboxes failed');
     }
   }
 

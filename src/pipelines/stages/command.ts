@@ -1,6 +1,8 @@
 // `command` stages: a fresh sandbox per attempt (the run's repo cloned into /workspace when given),
 // the command run through the shell with the run env overlaid by the stage env, the exit code kept,
-// the sandbox destroyed whatever happened.
+// the sandbox destroyed whatever happened. Destruction runs after the outcome is known and off the
+// stage's critical path (the next stage need not wait for a teardown); a server that dies before it
+// finishes destroys such sandboxes when it starts again (PipelineWorker.destroyLeftoverSandboxes).
 import type { Principal } from '../../core/access.js';
 import type { SandboxService } from '../../sandboxes/service.js';
 import type { StageContext, StageExecutor, StageOutcome } from './contract.js';
@@ -11,6 +13,8 @@ const SETUP_POLL_MS = 100;
 export interface CommandStageDependencies {
   sandboxes: SandboxService;
   principalFor(accountId: string): Promise<Principal>;
+  /** Destroys a sandbox without making the caller wait (tracked, so shutdown waits for it). */
+  destroyInBackground(accountId: string, sandboxId: string): void;
   /** Extra variables every stage command sees (the state gateway address and the run's token). */
   stateAccess?(context: StageContext): Promise<Record<string, string>>;
 }
@@ -45,7 +49,7 @@ export function commandExecutor(deps: CommandStageDependencies): StageExecutor {
       if (context.signal.aborted) return { status: 'failed', error: abortReason(context.signal) };
       return { status: 'failed', error: (error as Error).message };
     } finally {
-      if (sandboxId) await deps.sandboxes.destroy(context.accountId, sandboxId).catch(() => {});
+      if (sandboxId) deps.destroyInBackground(context.accountId, sandboxId);
     }
   };
 }

@@ -16,6 +16,12 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const rows = await t.storage.db.selectFrom('pipeline_run_sandboxes as p').innerJoin('sandboxes as s', 's.id', 'p.sandbox_id').select(['s.id', 's.status', 'p.run_stage_id']).where('p.run_id', '=', runId).execute();
     return rows;
   };
+  /** Stage sandboxes are destroyed right after the outcome is recorded, off the critical path. */
+  const destroyedSoon = async (runId: string) => {
+    const deadline = Date.now() + 20_000;
+    while ((await sandboxesOf(runId)).some((s) => s.status !== 'destroyed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    return sandboxesOf(runId);
+  };
   const logs = async (pipelineId: string, runId: string, stage: string) => (await t.request('GET', `/v1/pipelines/${pipelineId}/runs/${runId}/stages/${stage}/logs`, { token: key })).body;
 
   beforeAll(async () => {
@@ -39,7 +45,7 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     expect(stageOf(done, 'fails')).toMatchObject({ status: 'failed', exit_code: 3, error: 'command exited with 3' });
     const hello = await logs(pipeline.id, run.id, 'hello');
     expect(hello.attempts[0]).toMatchObject({ attempt: 1, status: 'succeeded', exit_code: 0, stdout: 'hi from stage\n/workspace\n', stderr: 'oops\n' });
-    const sandboxes = await sandboxesOf(run.id);
+    const sandboxes = await destroyedSoon(run.id);
     expect(sandboxes).toHaveLength(2);
     expect(new Set(sandboxes.map((s) => s.id)).size).toBe(2);
     expect(sandboxes.every((s) => s.status === 'destroyed')).toBe(true);
@@ -64,7 +70,7 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const done = await waitForRun(t, key, pipeline.id, run.id);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(stageOf(done, 'slow')).toMatchObject({ status: 'failed', error: 'timed out after 2s' });
-    expect((await sandboxesOf(run.id)).map((s) => s.status)).toEqual(['destroyed']);
+    expect((await destroyedSoon(run.id)).map((s) => s.status)).toEqual(['destroyed']);
   });
 
   it('cancel kills running stages, destroys their sandboxes and marks stages canceled', async () => {
@@ -77,9 +83,7 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     expect(done.status).toBe('canceled');
     expect(stageOf(done, 'long').status).toBe('canceled');
     expect(stageOf(done, 'next').status).toBe('canceled');
-    const deadline = Date.now() + 20_000;
-    while ((await sandboxesOf(run.id)).some((s) => s.status !== 'destroyed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await sandboxesOf(run.id)).map((s) => s.status)).toEqual(['destroyed']);
+    expect((await destroyedSoon(run.id)).map((s) => s.status)).toEqual(['destroyed']);
     const attempt = (await logs(pipeline.id, run.id, 'long')).attempts[0];
     expect(attempt.status).toBe('canceled');
   });
