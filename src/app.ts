@@ -128,7 +128,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
 
   // Registered after sandboxes so that closing the app stops the stage worker (and destroys its
   // stage sandboxes) before the sandbox service settles.
-  const pipelines = await registerPipelines(app, { config, storage, notifications, sandboxes });
+  const pipelines = await registerPipelines(app, { config, storage, notifications, sandboxes, bridgeAddress: () => runtime?.hostAddress?.() ?? null });
 
   return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, pipelines } };
 }

@@ -65,6 +65,8 @@ export interface Config {
     leaseSeconds: number;
     /** How often a worker looks for ready stages, expired leases and approval deadlines. */
     pollIntervalMs: number;
+    /** Port of the state gateway on the sandbox bridge address (commands read/write their run's state); 0 turns it off. */
+    stateGatewayPort: number;
   };
 }
 
@@ -167,6 +169,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       concurrency: integer('PADDOCK_PIPELINE_CONCURRENCY', env.PADDOCK_PIPELINE_CONCURRENCY, 8, 1, 256),
       leaseSeconds: integer('PADDOCK_PIPELINE_LEASE_SECONDS', env.PADDOCK_PIPELINE_LEASE_SECONDS, 10, 2, 600),
       pollIntervalMs: integer('PADDOCK_PIPELINE_POLL_INTERVAL_MS', env.PADDOCK_PIPELINE_POLL_INTERVAL_MS, 250, 10, 60_000),
+      stateGatewayPort: integer('PADDOCK_STATE_GATEWAY_PORT', env.PADDOCK_STATE_GATEWAY_PORT, 7071, 0, 65535),
     },
   };
 }

@@ -20,6 +20,7 @@ import { PipelineService } from './service.js';
 import { commandExecutor } from './stages/command.js';
 import { gateExecutor } from './stages/gate.js';
 import type { StageExecutors } from './stages/registry.js';
+import { StateGateway } from './state/gateway.js';
 import { StateService } from './state/service.js';
 
 export interface PipelinesFeature {
@@ -39,6 +40,8 @@ export interface PipelineOptions {
   computeCostOf?: ComputeCostOf;
   /** Executors for more stage types (`eval`, `a2a`), added to command and gate. */
   extraExecutors?: StageExecutors;
+  /** The host's address on the sandbox bridge, where the state gateway listens; null: no gateway. */
+  bridgeAddress?: () => string | null;
 }
 
 async function principalFor(db: Kysely<Database>, accountId: string): Promise<Principal> {
@@ -78,7 +81,7 @@ class Teardowns {
   }
 }
 
-export function buildStageExecutors(options: PipelineOptions, state: StateService, teardowns: Teardowns): StageExecutors {
+export function buildStageExecutors(options: PipelineOptions, state: StateService, teardowns: Teardowns, gateway: StateGateway): StageExecutors {
   const { db } = options.storage;
   const computeCostOf = options.computeCostOf ?? sessionComputeCost(db);
   const executors: StageExecutors = {
@@ -100,6 +103,7 @@ export function buildStageExecutors(options: PipelineOptions, state: StateServic
       sandboxes,
       principalFor: (accountId) => principalFor(db, accountId),
       destroyInBackground: (accountId, sandboxId) => teardowns.track(sandboxes.destroy(accountId, sandboxId)),
+      stateAccess: async (context) => gateway.accessFor(context.runId, context.stageName),
     });
   }
   return executors;
@@ -113,11 +117,12 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
   const { pipelines: settings } = options.config;
   const sandboxes = options.sandboxes;
   const teardowns = new Teardowns();
+  const gateway = new StateGateway(db, state, settings.stateGatewayPort, app.log);
   const worker = new PipelineWorker(
     db,
     transitions,
     state,
-    buildStageExecutors(options, state, teardowns),
+    buildStageExecutors(options, state, teardowns, gateway),
     { concurrency: settings.concurrency, leaseMs: settings.leaseSeconds * 1000, pollIntervalMs: settings.pollIntervalMs },
     app.log,
     sandboxes ? (accountId, sandboxId) => sandboxes.destroy(accountId, sandboxId) : null,
@@ -125,10 +130,14 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
   const runs = new RunService(db, pipelines, transitions, state, worker);
   await app.register(pipelineRoutes(pipelines));
   await app.register(runRoutes(runs));
-  app.addHook('onReady', async () => worker.start());
+  app.addHook('onReady', async () => {
+    if (sandboxes) await gateway.start(options.bridgeAddress?.() ?? null);
+    worker.start();
+  });
   app.addHook('onClose', async () => {
     await worker.stop();
     await teardowns.settled();
+    await gateway.stop();
   });
   return { pipelines, runs, state, worker };
 }

@@ -51,6 +51,31 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     expect(sandboxes.every((s) => s.status === 'destroyed')).toBe(true);
   });
 
+  it('lets a command read and write its own run state through the state gateway, and nothing else', async () => {
+    const put = `curl -sf -X PUT -H "authorization: Bearer $PADDOCK_STATE_TOKEN" -H 'content-type: application/json' -d '{"value":{"version":"1.2.3"}}' "$PADDOCK_STATE_URL/build-info"`;
+    const get = `curl -sf -H "authorization: Bearer $PADDOCK_STATE_TOKEN" "$PADDOCK_STATE_URL/build-info"`;
+    const forged = `code=$(curl -s -o /dev/null -w '%{http_code}' -H "authorization: Bearer pst_x.y" "$PADDOCK_STATE_URL"); echo "forged:$code"`;
+    const pipeline = await createPipeline(t, key, {
+      stages: [
+        { name: 'writer', type: 'command', command: put, template: 'minimal' },
+        { name: 'reader', type: 'command', command: `${get}; echo; ${forged}`, template: 'minimal', depends_on: ['writer'] },
+        { name: 'check', type: 'gate', depends_on: ['reader'], config: { expression: 'state["build-info"].version == "1.2.3"' } },
+      ],
+    });
+    const run = await startRun(t, key, pipeline.id);
+    const other = await startRun(t, key, pipeline.id);
+    const done = await waitForRun(t, key, pipeline.id, run.id);
+    expect(done.status, JSON.stringify(done.stages)).toBe('succeeded');
+    const entry = (await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/state/build-info`, { token: key })).body;
+    expect(entry).toMatchObject({ value: '{"version":"1.2.3"}', type: 'json', created_by: 'writer' });
+    const reader = (await logs(pipeline.id, run.id, 'reader')).attempts[0].stdout;
+    expect(JSON.parse(reader.split('\n')[0])).toMatchObject({ key: 'build-info', created_by: 'writer' });
+    expect(reader).toContain('forged:401');
+    await waitForRun(t, key, pipeline.id, other.id);
+    const otherState = (await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${other.id}/state`, { token: key })).body;
+    expect(otherState.map((e: any) => e.key)).toEqual(['build-info']);
+  });
+
   it('runs stages with no path between them in parallel', async () => {
     const pipeline = await createPipeline(t, key, { stages: [command('a', 'sleep 2'), command('b', 'sleep 2'), command('c', 'sleep 2'), command('after', 'true', { depends_on: ['a', 'b', 'c'] })] });
     const run = await startRun(t, key, pipeline.id);
