@@ -64,8 +64,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     genReqId: () => newId('req'),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     // Client-chosen ids (session ids, up to 128 characters) and run state keys travel in paths; a state
-    // key over its 256-character limit must reach the handler to get the spec's 400, not a 414.
-    routerOptions: { maxParamLength: 1024 },
+    // key somewhat over its 256-character limit must reach the handler to get the spec's 400 (a path
+    // segment over 400 characters, encoded, is still a 414).
+    routerOptions: { maxParamLength: 400 },
     schemaErrorFormatter: describeValidationError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
