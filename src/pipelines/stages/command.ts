@@ -4,11 +4,13 @@
 // stage's critical path (the next stage need not wait for a teardown); a server that dies before it
 // finishes destroys such sandboxes when it starts again (PipelineWorker.destroyLeftoverSandboxes).
 import type { Principal } from '../../core/access.js';
+import { LimitExceeded } from '../../core/errors.js';
 import type { SandboxService } from '../../sandboxes/service.js';
 import type { StageContext, StageExecutor, StageOutcome } from './contract.js';
 
 const OUTPUT_CAP_BYTES = 1024 * 1024;
 const SETUP_POLL_MS = 100;
+const PLAN_SLOT_POLL_MS = 250;
 
 export interface CommandStageDependencies {
   sandboxes: SandboxService;
@@ -26,11 +28,11 @@ export function commandExecutor(deps: CommandStageDependencies): StageExecutor {
     const env = { ...context.env, ...(await deps.stateAccess?.(context)) };
     let sandboxId: string | null = null;
     try {
-      const row = await deps.sandboxes.create(principal, {
+      const row = await createWithinPlan(deps, context, principal, {
         template: context.template,
         env,
         ...(context.repo ? { repo: context.repo.url, ...(context.repo.branch ? { repo_branch: context.repo.branch } : {}) } : {}),
-      } as never);
+      });
       sandboxId = row.id;
       await context.sandboxCreated?.(row.id);
       const ready = await waitUntilRunning(deps.sandboxes, context, row.id);
@@ -52,6 +54,24 @@ export function commandExecutor(deps: CommandStageDependencies): StageExecutor {
       if (sandboxId) deps.destroyInBackground(context.accountId, sandboxId);
     }
   };
+}
+
+/**
+ * Creates the stage sandbox; while the plan's concurrent-sandbox limit is reached (parallel branches
+ * on a small plan), waits for a slot instead of failing the attempt. The stage timeout still applies.
+ */
+async function createWithinPlan(deps: CommandStageDependencies, context: StageContext, principal: Principal, input: Record<string, unknown>) {
+  let logged = false;
+  for (;;) {
+    try {
+      return await deps.sandboxes.create(principal, input as never);
+    } catch (error) {
+      if (!(error instanceof LimitExceeded) || context.signal.aborted) throw error;
+      if (!logged) context.log('stderr', `[paddock] waiting for a sandbox slot: ${error.message}\n`);
+      logged = true;
+      await new Promise((resolve) => setTimeout(resolve, PLAN_SLOT_POLL_MS));
+    }
+  }
 }
 
 async function waitUntilRunning(sandboxes: SandboxService, context: StageContext, id: string): Promise<true | StageOutcome> {

@@ -88,6 +88,21 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     expect(Date.parse(stageOf(done, 'after').started_at)).toBeGreaterThanOrEqual(Math.max(...spans.map(([, end]) => end)));
   });
 
+  it("waits for a sandbox slot when parallel stages exceed the plan's concurrent sandboxes", async () => {
+    const free = (await t.signup()).key;
+    const create = await t.request('POST', '/v1/pipelines', { token: free, body: { name: 'wide-on-free', stages: ['a', 'b', 'c'].map((name) => command(name, 'sleep 1')) } });
+    const run = await t.request('POST', `/v1/pipelines/${create.body.id}/runs`, { token: free, body: {} });
+    const deadline = Date.now() + 60_000;
+    let current: any;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      current = (await t.request('GET', `/v1/pipelines/${create.body.id}/runs/${run.body.id}`, { token: free })).body;
+    } while (!['succeeded', 'failed'].includes(current.status) && Date.now() < deadline);
+    expect(current.status, JSON.stringify(current.stages)).toBe('succeeded');
+    const waited = await Promise.all(['a', 'b', 'c'].map(async (name) => (await t.request('GET', `/v1/pipelines/${create.body.id}/runs/${run.body.id}/stages/${name}/logs`, { token: free })).body.attempts[0].stderr));
+    expect(waited.filter((stderr) => stderr.includes('waiting for a sandbox slot')).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('kills an attempt at its timeout and destroys its sandbox', async () => {
     const pipeline = await createPipeline(t, key, { stages: [command('slow', 'sleep 60', { timeout: '2s' })] });
     const run = await startRun(t, key, pipeline.id);
