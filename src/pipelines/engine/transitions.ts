@@ -346,8 +346,11 @@ export class Transitions {
       await store.appendEvent(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
       if (approved) {
         await store.appendEvent(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
-        run.status = 'running';
-        await store.updateRun(trx, run.id, { status: 'running', updated_at: now });
+        // Another approval of a parallel branch may still wait: the run stays paused until none does.
+        if (!stages.some((stage) => stage.id !== waiting.id && stage.status === 'paused_approval')) {
+          run.status = 'running';
+          await store.updateRun(trx, run.id, { status: 'running', updated_at: now });
+        }
         await this.advance(trx, run);
       } else {
         await this.cancelRemaining(trx, run.id, now);
