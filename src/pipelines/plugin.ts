@@ -15,7 +15,6 @@ import { runRoutes } from './run-routes.js';
 import { pipelineRoutes } from './routes.js';
 import { runCostUsd, runTrust, sessionComputeCost, type ComputeCostOf } from './runs/cost-and-trust.js';
 import { RunService } from './runs/service.js';
-import * as runStore from './runs/store.js';
 import { PipelineService } from './service.js';
 import { commandExecutor } from './stages/command.js';
 import { gateExecutor } from './stages/gate.js';
@@ -81,19 +80,14 @@ class Teardowns {
   }
 }
 
-export function buildStageExecutors(options: PipelineOptions, state: StateService, teardowns: Teardowns, gateway: StateGateway): StageExecutors {
+export function buildStageExecutors(options: PipelineOptions, transitions: Transitions, teardowns: Teardowns, gateway: StateGateway): StageExecutors {
   const { db } = options.storage;
   const computeCostOf = options.computeCostOf ?? sessionComputeCost(db);
   const executors: StageExecutors = {
     gate: gateExecutor({
       trustOf: (runId) => runTrust(db, runId),
       costOf: (runId) => runCostUsd(db, computeCostOf, runId),
-      scopeOf: async (runId) => {
-        const run = await db.selectFrom('pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
-        const stages: Record<string, unknown> = {};
-        for (const row of await runStore.stagesOf(db, runId)) if (['succeeded', 'failed', 'skipped', 'canceled'].includes(row.status)) stages[row.name] = { status: row.status, exit_code: row.exit_code ?? -1, attempt: row.attempt };
-        return { input: { ...JSON.parse(run.input), trigger: run.trigger }, stages, state: await state.values(runId) };
-      },
+      scopeOf: (runId) => transitions.expressionScope(runId),
     }),
     ...options.extraExecutors,
   };
@@ -122,7 +116,7 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
     db,
     transitions,
     state,
-    buildStageExecutors(options, state, teardowns, gateway),
+    buildStageExecutors(options, transitions, teardowns, gateway),
     { concurrency: settings.concurrency, leaseMs: settings.leaseSeconds * 1000, pollIntervalMs: settings.pollIntervalMs },
     app.log,
     sandboxes ? (accountId, sandboxId) => sandboxes.destroy(accountId, sandboxId) : null,

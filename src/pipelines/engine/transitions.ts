@@ -134,6 +134,12 @@ export class Transitions {
     if (final) await this.finishRun(trx, run, final, final === 'failed' ? 'a stage failed' : null, now);
   }
 
+  /** What CEL sees for a run now (gates evaluate their expression with it). */
+  async expressionScope(runId: string) {
+    const run = (await this.db.selectFrom('pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst())!;
+    return this.scope(this.db, run, await store.stagesOf(this.db, runId));
+  }
+
   private async scope(trx: Kysely<Database>, run: store.RunRow, rows: store.RunStageRow[]) {
     const input = JSON.parse(run.input);
     return { input: { ...input, trigger: run.trigger }, stages: stageScope(rows), state: await this.state.values(run.id, trx) };

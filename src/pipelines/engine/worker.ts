@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { newId } from '../../core/ids.js';
 import type { StateService } from '../state/service.js';
-import type { StageContext, StageExecutor, StageOutcome } from '../stages/contract.js';
+import type { StageContext, StageOutcome } from '../stages/contract.js';
 import { executorFor, type StageExecutors } from '../stages/registry.js';
 import { effectiveStage } from './dag.js';
 import type { ClaimedAttempt, Transitions } from './transitions.js';
@@ -220,4 +220,3 @@ export class PipelineWorker {
   }
 }
 
-export type { StageExecutor };
