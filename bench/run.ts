@@ -3,6 +3,7 @@ import { benchApi } from './api.js';
 import { benchBudgets } from './budgets.js';
 import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
+import { benchPipelines } from './pipelines.js';
 import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
 import { benchTerminal } from './terminal.js';
@@ -16,6 +17,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   sessions: { title: 'Session events: ingest through the API vs raw inserts, replay pages vs the raw SELECT (same run)', run: benchIngest },
   budgets: { title: 'Budgets: sweep pass vs its raw reads, and enforcement on runc vs the runtime destroy (same run)', run: benchBudgets },
   evals: { title: 'Evals and A2A delegation: scenario runs vs the sandbox API, the a2a stage vs the SDK client (same run)', run: benchEvals },
+  pipelines: { title: 'Pipelines: engine overhead per command stage and time to first stage (runc, SQLite, same run)', run: benchPipelines },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
 

@@ -36,6 +36,9 @@ import { SandboxEndings } from './sandboxes/endings.js';
 import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
 import { registerEvals } from './evals/plugin.js';
 import type { EvalService } from './evals/service.js';
+import { registerPipelines, type PipelinesFeature } from './pipelines/plugin.js';
+import { createA2aStage } from './pipelines/stages/a2a.js';
+import { createEvalStage } from './pipelines/stages/eval.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -56,6 +59,7 @@ export interface AppServices {
   budgets: BudgetSweeper | null;
   /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
   evals: EvalService;
+  pipelines: PipelinesFeature;
 }
 
 export interface BuiltApp {
@@ -76,8 +80,10 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     logger: loggerOptions(config.logLevel, logStream),
     genReqId: () => newId('req'),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
-    // Client-chosen ids (session ids, up to 128 characters) travel in paths.
-    routerOptions: { maxParamLength: 256 },
+    // Client-chosen ids (session ids, up to 128 characters) and run state keys travel in paths; a state
+    // key somewhat over its 256-character limit must reach the handler to get the spec's 400 (a path
+    // segment over 400 characters, encoded, is still a 414).
+    routerOptions: { maxParamLength: 400 },
     schemaErrorFormatter: describeValidationError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -158,5 +164,17 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     costOfSandboxes: async (ids) => [...(await spend.of(ids)).values()].reduce((total, one) => total + one.totalUsd, 0),
   });
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals } };
+  // Registered after sandboxes so that closing the app stops the stage worker (and destroys its
+  // stage sandboxes) before the sandbox service settles.
+  const pipelines = await registerPipelines(app, {
+    config, storage, notifications, sandboxes,
+    bridgeAddress: () => runtime?.hostAddress?.() ?? null,
+    computeCostOf: (ids) => meter.computeCostUsd(ids),
+    extraExecutors: {
+      eval: createEvalStage({ evals }),
+      a2a: createA2aStage({ policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks } }),
+    },
+  });
+
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines } };
 }

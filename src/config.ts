@@ -62,6 +62,16 @@ export interface Config {
   computeRates: { usdPerVcpuHour: number; usdPerGibHour: number };
   /** Longest wait between two budget checks; checks also happen the moment a threshold is predicted to be crossed. */
   budgetCheckIntervalMs: number;
+  pipelines: {
+    /** Stage attempts one server process runs at the same time (parallel branches share it). */
+    concurrency: number;
+    /** A running stage's lease; a worker that stops heartbeating loses its stages after this long. */
+    leaseSeconds: number;
+    /** How often a worker looks for ready stages, expired leases and approval deadlines. */
+    pollIntervalMs: number;
+    /** Port of the state gateway on the sandbox bridge address (commands read/write their run's state); 0 turns it off. */
+    stateGatewayPort: number;
+  };
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -164,6 +174,12 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       usdPerGibHour: decimal('PADDOCK_COMPUTE_USD_PER_GIB_HOUR', env.PADDOCK_COMPUTE_USD_PER_GIB_HOUR, 0.0162, 0, 1_000_000),
     },
     budgetCheckIntervalMs: integer('PADDOCK_BUDGET_CHECK_INTERVAL_MS', env.PADDOCK_BUDGET_CHECK_INTERVAL_MS, 1000, 10, 60_000),
+    pipelines: {
+      concurrency: integer('PADDOCK_PIPELINE_CONCURRENCY', env.PADDOCK_PIPELINE_CONCURRENCY, 8, 1, 256),
+      leaseSeconds: integer('PADDOCK_PIPELINE_LEASE_SECONDS', env.PADDOCK_PIPELINE_LEASE_SECONDS, 10, 2, 600),
+      pollIntervalMs: integer('PADDOCK_PIPELINE_POLL_INTERVAL_MS', env.PADDOCK_PIPELINE_POLL_INTERVAL_MS, 250, 10, 60_000),
+      stateGatewayPort: integer('PADDOCK_STATE_GATEWAY_PORT', env.PADDOCK_STATE_GATEWAY_PORT, 7071, 0, 65535),
+    },
   };
 }
 

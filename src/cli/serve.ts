@@ -4,6 +4,7 @@ import { buildApp } from '../app.js';
 import { databaseFile, type Config } from '../config.js';
 import { openStorage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
+import { stateGatewayPorts } from '../pipelines/state/gateway.js';
 import { createRuntime, detectDefaultRuntime, type SandboxRuntime } from '../runtime/index.js';
 
 const BOOTSTRAP_EMAIL = 'admin@paddock.local';
@@ -49,7 +50,7 @@ async function openRuntime(config: Config): Promise<SandboxRuntime> {
     if (choice.warning) process.stdout.write(`warning: ${choice.warning}\n`);
     name = choice.name;
   }
-  const runtime = createRuntime(name, { dataDir: config.dataDir });
+  const runtime = createRuntime(name, { dataDir: config.dataDir, exposedHostPorts: stateGatewayPorts(config) });
   await runtime.init();
   return runtime;
 }

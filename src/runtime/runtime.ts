@@ -86,6 +86,8 @@ export interface SandboxRuntime {
   readonly name: RuntimeName;
   /** One-time host preparation (bridge, nftables base rules, directories). Idempotent. */
   init(): Promise<void>;
+  /** The host's address as sandboxes see it (the bridge), where deliberately exposed host ports listen; null when there is none. */
+  hostAddress?(): string | null;
   create(spec: SandboxSpec): Promise<SandboxInfo>;
   exec(id: string, request: ExecRequest): Promise<ExecResult>;
   openPty(id: string, request: PtyRequest): Promise<PtyProcess>;

@@ -391,6 +391,15 @@ export class SandboxService {
     }
   }
 
+  /** Runs a pipeline stage's command: streamed output, stopped by `signal` (the stage's timeout or a cancel). */
+  async runForStage(accountId: string, id: string, request: { command: string; env: Record<string, string>; maxOutputBytes: number; signal: AbortSignal; onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }) {
+    const row = await this.get(accountId, id);
+    if (row.status !== 'running') throw new SandboxUnavailable(row.status);
+    await this.recordActivity(id);
+    // The stage's own timeout (through `signal`) bounds the command; this is only a backstop.
+    return this.runtime.exec(id, { ...request, timeoutMs: 24 * 3_600_000 });
+  }
+
   async recordActivity(id: string): Promise<void> {
     await store.updateSandbox(this.db, id, { last_activity_at: nowIso() });
   }

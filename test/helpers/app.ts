@@ -10,6 +10,7 @@ import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { createRuntime, type RuntimeName, type SandboxRuntime } from '../../src/runtime/index.js';
 import { createSandboxNetwork } from '../../src/runtime/network/index.js';
+import { stateGatewayPorts } from '../../src/pipelines/state/gateway.js';
 import { createPgDatabase, dropPgDatabase, type Backend } from './backends.js';
 
 /** Built templates shared by every test run (gitignored); `npm run test:all` builds them. */
@@ -79,8 +80,9 @@ function effectiveProfile(requested: number | undefined): number | undefined {
   return base + requested;
 }
 
-function profileNetwork(profile: number, dataDir: string) {
+function profileNetwork(profile: number, dataDir: string, config: Config) {
   return createSandboxNetwork({
+    exposedHostPorts: stateGatewayPorts(config),
     stateDir: path.join(dataDir, 'network'),
     bridgeName: `pdkp${profile}br`,
     subnet: `10.${150 + profile}.0.0/16`,
@@ -110,8 +112,8 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
   const logFile = path.join(dataDir, options.reuse ? `paddock-${++counter}.log` : 'paddock.log');
   const logStream = fs.createWriteStream(logFile);
   const profile = effectiveProfile(options.networkProfile);
-  const network = profile ? profileNetwork(profile, dataDir) : undefined;
-  const runtime = options.runtime ? createRuntime(options.runtime, { dataDir, network }) : null;
+  const network = profile ? profileNetwork(profile, dataDir, config) : undefined;
+  const runtime = options.runtime ? createRuntime(options.runtime, { dataDir, network, exposedHostPorts: stateGatewayPorts(config) }) : null;
   await runtime?.init();
   const { app, services } = await buildApp({ config, storage, logStream, runtime: runtime ?? undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });

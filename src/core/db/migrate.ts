@@ -7,6 +7,7 @@ import * as sessions from './migrations/0004_sessions.js';
 import * as alerts from './migrations/0005_alerts.js';
 import * as metering from './migrations/0007_metering.js';
 import * as evals from './migrations/0009_evals.js';
+import * as pipelines from './migrations/0008_pipelines.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_alerts': alerts,
   '0007_metering': metering,
   '0009_evals': evals,
+  '0008_pipelines': pipelines,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -267,6 +267,118 @@ export interface SandboxUsageTable {
   ended_at: string | null;
 }
 
+export interface PipelinesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  status: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PipelineVersionsTable {
+  pipeline_id: string;
+  version: number;
+  description: string;
+  /** JSON array of stage definitions. */
+  stages: string;
+  /** JSON object. */
+  defaults: string;
+  created_at: string;
+}
+
+export interface PipelineRunsTable {
+  id: string;
+  account_id: string;
+  pipeline_id: string;
+  pipeline_name: string;
+  version: number;
+  status: string;
+  trigger: string;
+  /** JSON `{env, repo, branch}`. */
+  input: string;
+  error: string | null;
+  event_count: number;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
+}
+
+export interface PipelineRunStagesTable {
+  id: string;
+  run_id: string;
+  position: number;
+  name: string;
+  type: string;
+  status: string;
+  attempt: number;
+  failures: number;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  exit_code: number | null;
+  error: string | null;
+  /** JSON gate_result. */
+  gate_result: string | null;
+  cost_usd: number;
+  approval_deadline: string | null;
+  approval_decision: string | null;
+  approval_by: string | null;
+  approval_comment: string | null;
+  approval_at: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+  updated_at: string;
+}
+
+export interface PipelineStageAttemptsTable {
+  run_stage_id: string;
+  attempt: number;
+  worker_id: string;
+  status: string;
+  exit_code: number | null;
+  error: string | null;
+  sandbox_id: string | null;
+  stdout: string;
+  stderr: string;
+  started_at: string;
+  completed_at: string | null;
+}
+
+export interface PipelineRunSandboxesTable {
+  sandbox_id: string;
+  run_id: string;
+  run_stage_id: string;
+  attempt: number;
+  created_at: string;
+}
+
+export interface PipelineRunStateTable {
+  run_id: string;
+  key: string;
+  value: string;
+  type: string;
+  mime_type: string | null;
+  size_bytes: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+export interface PipelineRunEventsTable {
+  run_id: string;
+  sequence: number;
+  type: string;
+  stage: string | null;
+  /** JSON object. */
+  data: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -288,6 +400,14 @@ export interface Database {
   eval_suites: EvalSuitesTable;
   eval_results: EvalResultsTable;
   eval_sandboxes: EvalSandboxesTable;
+  pipelines: PipelinesTable;
+  pipeline_versions: PipelineVersionsTable;
+  pipeline_runs: PipelineRunsTable;
+  pipeline_run_stages: PipelineRunStagesTable;
+  pipeline_stage_attempts: PipelineStageAttemptsTable;
+  pipeline_run_state: PipelineRunStateTable;
+  pipeline_run_sandboxes: PipelineRunSandboxesTable;
+  pipeline_run_events: PipelineRunEventsTable;
 }
 
 export interface EvalScenariosTable {

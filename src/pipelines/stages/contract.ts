@@ -60,6 +60,14 @@ export interface StageContext {
   state: StageState;
   /** Appends to the attempt's log (served by the per-stage logs endpoint). */
   log(stream: 'stdout' | 'stderr', text: string): void;
+  /**
+   * Added by the engine branch (optional for callers, always provided by the engine): executors that
+   * create sandboxes report each one at once, so the run's cost counts it and a worker that takes over
+   * a lost attempt destroys it.
+   */
+  sandboxCreated?(sandboxId: string): Promise<void>;
+  /** Added by the engine branch: the run's `repo`/`branch` input, for stages that clone it. */
+  repo?: { url: string; branch: string | null } | null;
 }
 
 export interface StageOutcome {

@@ -31,6 +31,8 @@ export interface SandboxNetwork {
   reconcile(liveIds: string[]): Promise<string[]>;
   /** Stops background timers (allowlist DNS refresh). */
   close(): Promise<void>;
+  /** The host's address on the sandbox bridge, where exposedHostPorts are reachable; null before init. */
+  gatewayAddress?(): string | null;
 }
 
 interface Ready {
@@ -45,6 +47,10 @@ class LinuxSandboxNetwork implements SandboxNetwork {
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: NetworkOptions) {}
+
+  gatewayAddress(): string | null {
+    return this.state?.config.gateway ?? null;
+  }
 
   async init(): Promise<void> {
     const config = await resolveNetworkOptions(this.options);

@@ -57,6 +57,10 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.diskPool = new DiskPool(runtimePaths(options.dataDir).diskPoolDir);
   }
 
+  hostAddress(): string | null {
+    return this.options.network.gatewayAddress?.() ?? null;
+  }
+
   async init(): Promise<void> {
     await mkdir(runtimePaths(this.options.dataDir).sandboxesDir, { recursive: true, mode: 0o700 });
     await this.driver.prepareHost();

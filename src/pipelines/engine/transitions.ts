@@ -1,0 +1,392 @@
+// Every change of a run or stage status, each in one transaction with the decision that caused it and
+// the timeline event it emits. The worker (worker.ts) and the runs service call these; nothing else
+// writes run or stage statuses.
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../core/db/database.js';
+import type { Database } from '../../core/db/schema.js';
+import { Conflict } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { nowIso } from '../../core/time.js';
+import { parseDurationMs } from '../definition/duration.js';
+import type { PipelineDefinition, StageDefinition } from '../definition/types.js';
+import * as pipelineStore from '../store.js';
+import { parseVersion } from '../service.js';
+import * as store from '../runs/store.js';
+import type { StateService } from '../state/service.js';
+import type { StageOutcome } from '../stages/contract.js';
+import { effectiveStage, finalRunStatus, isTerminal, readiness, retryDelayMs, type StageSnapshot } from './dag.js';
+
+export interface ApprovalNotifier {
+  /** Records the approval request notification inside `trx` (deliveries go through the outbox). */
+  notify(trx: Kysely<Database>, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
+}
+
+export interface ClaimedAttempt {
+  run: store.RunRow;
+  stage: store.RunStageRow;
+  definition: StageDefinition;
+  pipeline: PipelineDefinition;
+  /** Sandboxes of a lost earlier attempt, to destroy. */
+  orphanSandboxes: string[];
+}
+
+export interface Decision {
+  by: string;
+  comment: string | null;
+  decision: 'approve' | 'reject';
+}
+
+export class Transitions {
+  private readonly definitions = new Map<string, PipelineDefinition>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly state: StateService,
+    private readonly notifier: ApprovalNotifier,
+  ) {}
+
+  /** Definitions are immutable per version, so they are cached forever. */
+  async definition(db: Kysely<Database>, pipelineId: string, version: number): Promise<PipelineDefinition> {
+    const key = `${pipelineId}:${version}`;
+    let definition = this.definitions.get(key);
+    if (!definition) {
+      definition = parseVersion((await pipelineStore.findVersion(db, pipelineId, version))!);
+      this.definitions.set(key, definition);
+    }
+    return definition;
+  }
+
+  async createRun(input: { accountId: string; pipeline: pipelineStore.PipelineRow; trigger: string; runInput: Record<string, unknown> }): Promise<store.RunRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const definition = await this.definition(trx, input.pipeline.id, input.pipeline.version);
+      const now = nowIso();
+      const run: store.RunRow = {
+        id: newId('run'),
+        account_id: input.accountId,
+        pipeline_id: input.pipeline.id,
+        pipeline_name: input.pipeline.name,
+        version: input.pipeline.version,
+        status: 'pending',
+        trigger: input.trigger,
+        input: JSON.stringify(input.runInput),
+        error: null,
+        event_count: 0,
+        created_at: now,
+        started_at: null,
+        completed_at: null,
+        updated_at: now,
+      };
+      await trx.insertInto('pipeline_runs').values(run).execute();
+      await trx
+        .insertInto('pipeline_run_stages')
+        .values(
+          definition.stages.map((stage, position) => ({
+            id: newId('rst'),
+            run_id: run.id,
+            position,
+            name: stage.name,
+            type: stage.type,
+            status: 'waiting',
+            attempt: 0,
+            failures: 0,
+            cost_usd: 0,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      await store.appendEvent(trx, run, 'pipeline.run.created', null, { pipeline_id: run.pipeline_id, version: run.version, trigger: run.trigger }, now);
+      await this.advance(trx, run);
+      return run;
+    });
+  }
+
+  /**
+   * Decides every waiting stage whose dependencies are finished (start or skip, repeatedly, since a
+   * skip can finish another stage's dependencies), then ends the run when nothing is left.
+   */
+  private async advance(trx: Kysely<Database>, run: store.RunRow): Promise<void> {
+    if (!['pending', 'running', 'paused'].includes(run.status)) return;
+    const definition = await this.definition(trx, run.pipeline_id, run.version);
+    const byDefinition = new Map(definition.stages.map((stage) => [stage.name, stage]));
+    const rows = await store.stagesOf(trx, run.id);
+    const byName = new Map<string, StageSnapshot>(rows.map((row) => [row.name, row]));
+    let scope: Awaited<ReturnType<typeof this.scope>> | null = null;
+    const now = nowIso();
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const row of rows.filter((r) => r.status === 'waiting')) {
+        if (!scope) scope = await this.scope(trx, run, rows);
+        const result = readiness(byDefinition.get(row.name)!, byName, () => ({ ...scope!, stages: stageScope(rows) }));
+        if (result.decision === 'wait') continue;
+        changed = true;
+        if (result.decision === 'start') {
+          row.status = 'pending';
+          await store.updateStage(trx, row.id, { status: 'pending', next_attempt_at: now, updated_at: now });
+        } else {
+          Object.assign(row, { status: 'skipped', error: result.reason, completed_at: now });
+          await store.updateStage(trx, row.id, { status: 'skipped', error: result.reason, completed_at: now, updated_at: now });
+          await store.appendEvent(trx, run, 'pipeline.stage.skipped', row.name, { reason: result.reason }, now);
+        }
+      }
+    }
+    const final = finalRunStatus(rows.map((row) => ({ status: row.status, failedRun: row.status === 'failed' && effectiveStage(byDefinition.get(row.name)!, definition.defaults).onFailure === 'stop' })));
+    if (final) await this.finishRun(trx, run, final, final === 'failed' ? 'a stage failed' : null, now);
+  }
+
+  /** What CEL sees for a run now (gates evaluate their expression with it). */
+  async expressionScope(runId: string) {
+    const run = (await this.db.selectFrom('pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst())!;
+    return this.scope(this.db, run, await store.stagesOf(this.db, runId));
+  }
+
+  private async scope(trx: Kysely<Database>, run: store.RunRow, rows: store.RunStageRow[]) {
+    const input = JSON.parse(run.input);
+    return { input: { ...input, trigger: run.trigger }, stages: stageScope(rows), state: await this.state.values(run.id, trx) };
+  }
+
+  private async finishRun(trx: Kysely<Database>, run: store.RunRow, status: 'succeeded' | 'failed' | 'canceled', error: string | null, now: string): Promise<void> {
+    run.status = status;
+    await store.updateRun(trx, run.id, { status, error, completed_at: now, updated_at: now });
+    const type = status === 'succeeded' ? 'pipeline.run.completed' : status === 'failed' ? 'pipeline.run.failed' : 'pipeline.run.canceled';
+    await store.appendEvent(trx, run, type, null, { status, ...(error ? { error } : {}), duration_ms: run.started_at ? Date.parse(now) - Date.parse(run.started_at) : 0 }, now);
+  }
+
+  /** Marks every unfinished stage canceled (running ones stop at their worker's next heartbeat). */
+  private async cancelRemaining(trx: Kysely<Database>, runId: string, now: string): Promise<void> {
+    await trx
+      .updateTable('pipeline_run_stages')
+      .set({ status: 'canceled', completed_at: now, updated_at: now, lease_owner: null, lease_expires_at: null })
+      .where('run_id', '=', runId)
+      .where('status', 'not in', ['succeeded', 'failed', 'skipped', 'canceled'])
+      .execute();
+  }
+
+  /**
+   * Leases up to `limit` stages to `workerId`: due pending stages and running stages whose lease ran
+   * out (their worker died). `await_approval` stages pause the run here instead of being executed.
+   */
+  async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedAttempt[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = new Date();
+      const nowText = now.toISOString();
+      const candidates = await store.claimable(trx, this.dialect, nowText, limit);
+      const claimed: ClaimedAttempt[] = [];
+      for (const stage of candidates) {
+        const run = (await store.lockRun(trx, this.dialect, stage.run_id))!;
+        const pipeline = await this.definition(trx, run.pipeline_id, run.version);
+        const definition = pipeline.stages.find((s) => s.name === stage.name)!;
+        const reclaimed = stage.status === 'running';
+        if (run.status === 'pending') {
+          run.status = 'running';
+          run.started_at = nowText;
+          await store.updateRun(trx, run.id, { status: 'running', started_at: nowText, updated_at: nowText });
+          await store.appendEvent(trx, run, 'pipeline.run.started', null, {}, nowText);
+        }
+        if (reclaimed) {
+          await trx.updateTable('pipeline_stage_attempts').set({ status: 'lost', error: `worker ${stage.lease_owner} stopped renewing its lease`, completed_at: nowText }).where('run_stage_id', '=', stage.id).where('attempt', '=', stage.attempt).execute();
+          await store.appendEvent(trx, run, 'pipeline.stage.lease_expired', stage.name, { attempt: stage.attempt, worker_id: stage.lease_owner }, nowText);
+        }
+        if (stage.type === 'await_approval') {
+          await this.pauseForApproval(trx, run, stage, definition, now);
+          continue;
+        }
+        const attempt = stage.attempt + 1;
+        const changes = { status: 'running', attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
+        await store.updateStage(trx, stage.id, changes);
+        await trx.insertInto('pipeline_stage_attempts').values({ run_stage_id: stage.id, attempt, worker_id: workerId, status: 'running', exit_code: null, error: null, sandbox_id: null, stdout: '', stderr: '', started_at: nowText, completed_at: null }).execute();
+        await store.appendEvent(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
+        const orphanSandboxes = reclaimed
+          ? (await trx.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_stage_id', '=', stage.id).where('attempt', '<', attempt).execute()).map((r) => r.sandbox_id)
+          : [];
+        claimed.push({ run, stage: { ...stage, ...changes }, definition, pipeline, orphanSandboxes });
+      }
+      return claimed;
+    });
+  }
+
+  private async pauseForApproval(trx: Kysely<Database>, run: store.RunRow, stage: store.RunStageRow, definition: StageDefinition, now: Date): Promise<void> {
+    const nowText = now.toISOString();
+    const sla = definition.config?.sla_timeout as string | undefined;
+    const deadline = sla ? new Date(now.getTime() + parseDurationMs(sla)!).toISOString() : null;
+    await store.updateStage(trx, stage.id, { status: 'paused_approval', attempt: stage.attempt + 1, started_at: stage.started_at ?? nowText, approval_deadline: deadline, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: nowText });
+    run.status = 'paused';
+    await store.updateRun(trx, run.id, { status: 'paused', updated_at: nowText });
+    await store.appendEvent(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
+    await this.notifier.notify(trx, { accountId: run.account_id, run, stage: definition, deadline });
+  }
+
+  /** Extends the leases this worker still holds; returns the stage ids it no longer holds (canceled or taken over). */
+  async heartbeat(workerId: string, attempts: { stageId: string; attempt: number }[], leaseMs: number): Promise<Set<string>> {
+    const lost = new Set<string>();
+    if (attempts.length === 0) return lost;
+    const expires = new Date(Date.now() + leaseMs).toISOString();
+    const ids = attempts.map((a) => a.stageId);
+    await this.db.updateTable('pipeline_run_stages').set({ lease_expires_at: expires }).where('id', 'in', ids).where('lease_owner', '=', workerId).where('status', '=', 'running').execute();
+    const held = await this.db.selectFrom('pipeline_run_stages').select(['id', 'attempt']).where('id', 'in', ids).where('lease_owner', '=', workerId).where('status', '=', 'running').execute();
+    const heldKeys = new Set(held.map((row) => `${row.id}:${row.attempt}`));
+    for (const attempt of attempts) if (!heldKeys.has(`${attempt.stageId}:${attempt.attempt}`)) lost.add(attempt.stageId);
+    return lost;
+  }
+
+  async recordSandbox(runId: string, stageId: string, attempt: number, sandboxId: string): Promise<void> {
+    await this.db.insertInto('pipeline_run_sandboxes').values({ sandbox_id: sandboxId, run_id: runId, run_stage_id: stageId, attempt, created_at: nowIso() }).execute();
+  }
+
+  async saveLogs(stageId: string, attempt: number, logs: { stdout: string; stderr: string }): Promise<void> {
+    await this.db.updateTable('pipeline_stage_attempts').set(logs).where('run_stage_id', '=', stageId).where('attempt', '=', attempt).execute();
+  }
+
+  /**
+   * Records an attempt's outcome and decides what follows (retry, failure, the run's end, the next
+   * stages), only while `workerId` still holds the lease for this attempt; false when it did not.
+   */
+  async completeAttempt(workerId: string, claimed: ClaimedAttempt, outcome: StageOutcome, logs: { stdout: string; stderr: string }): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const run = (await store.lockRun(trx, this.dialect, claimed.run.id))!;
+      const stage = await trx.selectFrom('pipeline_run_stages').selectAll().where('id', '=', claimed.stage.id).executeTakeFirstOrThrow();
+      const now = nowIso();
+      const held = stage.status === 'running' && stage.lease_owner === workerId && stage.attempt === claimed.stage.attempt;
+      await trx
+        .updateTable('pipeline_stage_attempts')
+        .set({ status: held ? outcome.status : stage.status === 'canceled' ? 'canceled' : 'lost', exit_code: outcome.exit_code ?? null, error: outcome.error ?? null, completed_at: now, ...logs })
+        .where('run_stage_id', '=', stage.id)
+        .where('attempt', '=', claimed.stage.attempt)
+        .where('worker_id', '=', workerId)
+        .execute();
+      if (!held) return false;
+      const settings = effectiveStage(claimed.definition, claimed.pipeline.defaults);
+      const common = {
+        exit_code: outcome.exit_code ?? null,
+        gate_result: outcome.gate_result ? JSON.stringify(outcome.gate_result) : stage.gate_result,
+        cost_usd: stage.cost_usd + (outcome.cost_usd ?? 0),
+        lease_owner: null,
+        lease_expires_at: null,
+        updated_at: now,
+      };
+      const eventData = { attempt: stage.attempt, exit_code: outcome.exit_code ?? null, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.gate_result ? { gate_result: outcome.gate_result } : {}), ...(outcome.cost_usd ? { cost_usd: outcome.cost_usd } : {}) };
+      if (outcome.status === 'succeeded') {
+        await store.updateStage(trx, stage.id, { ...common, status: 'succeeded', error: null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
+        await store.appendEvent(trx, run, 'pipeline.stage.completed', stage.name, eventData, now);
+      } else {
+        const failures = stage.failures + 1;
+        if (failures < settings.maxAttempts) {
+          const delayMs = retryDelayMs(settings, failures);
+          await store.updateStage(trx, stage.id, { ...common, status: 'pending', failures, error: outcome.error ?? null, next_attempt_at: new Date(Date.now() + delayMs).toISOString() });
+          await store.appendEvent(trx, run, 'pipeline.stage.retrying', stage.name, { ...eventData, retry_in_ms: delayMs }, now);
+          return true;
+        }
+        await store.updateStage(trx, stage.id, { ...common, status: 'failed', failures, error: outcome.error ?? null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
+        await store.appendEvent(trx, run, 'pipeline.stage.failed', stage.name, eventData, now);
+        const failFast = claimed.definition.type === 'gate' && claimed.definition.config?.fail_fast === true;
+        if (settings.onFailure === 'stop' || failFast) {
+          await this.cancelRemaining(trx, run.id, now);
+          await this.finishRun(trx, run, 'failed', `stage ${stage.name} failed${outcome.error ? `: ${outcome.error}` : ''}`, now);
+          return true;
+        }
+      }
+      await this.advance(trx, run);
+      return true;
+    });
+  }
+
+  /** Hands a stage this worker holds back for another attempt at once (graceful shutdown). */
+  async release(workerId: string, claimed: ClaimedAttempt, logs: { stdout: string; stderr: string }): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const run = (await store.lockRun(trx, this.dialect, claimed.run.id))!;
+      const now = nowIso();
+      const result = await trx
+        .updateTable('pipeline_run_stages')
+        .set({ status: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, updated_at: now })
+        .where('id', '=', claimed.stage.id)
+        .where('lease_owner', '=', workerId)
+        .where('attempt', '=', claimed.stage.attempt)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      await trx.updateTable('pipeline_stage_attempts').set({ status: 'interrupted', error: 'the server shut down during the attempt', completed_at: now, ...logs }).where('run_stage_id', '=', claimed.stage.id).where('attempt', '=', claimed.stage.attempt).execute();
+      if (Number(result.numUpdatedRows) === 1) await store.appendEvent(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
+    });
+  }
+
+  /** Cancels a run that has not finished; false when it already had. */
+  async cancelRun(runId: string, reason: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const run = (await store.lockRun(trx, this.dialect, runId))!;
+      if (isTerminal(run.status)) return false;
+      const now = nowIso();
+      await this.cancelRemaining(trx, run.id, now);
+      await this.finishRun(trx, run, 'canceled', reason, now);
+      return true;
+    });
+  }
+
+  /**
+   * Applies a decision to the stage awaiting approval. Repeating the decision already taken answers
+   * the same record (idempotent); anything else with nothing waiting is a conflict.
+   */
+  async decide(runId: string, decision: Decision): Promise<store.RunStageRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const run = (await store.lockRun(trx, this.dialect, runId))!;
+      const stages = await store.stagesOf(trx, run.id);
+      const waiting = stages.find((stage) => stage.status === 'paused_approval');
+      if (!waiting) {
+        const decided = stages.filter((stage) => stage.type === 'await_approval' && stage.approval_decision).sort((a, b) => (b.approval_at ?? '').localeCompare(a.approval_at ?? ''))[0];
+        if (decided && decided.approval_decision === decision.decision) return decided;
+        throw new Conflict('no stage of this run is waiting for approval');
+      }
+      const now = nowIso();
+      const approved = decision.decision === 'approve';
+      const changes = {
+        status: approved ? 'succeeded' : 'canceled',
+        approval_decision: decision.decision,
+        approval_by: decision.by,
+        approval_comment: decision.comment,
+        approval_at: now,
+        approval_deadline: null,
+        completed_at: now,
+        duration_ms: Date.parse(now) - Date.parse(waiting.started_at!),
+        updated_at: now,
+      };
+      await store.updateStage(trx, waiting.id, changes);
+      const type = decision.by === 'sla_timeout' ? 'pipeline.stage.approval_auto_decided' : approved ? 'pipeline.stage.approved' : 'pipeline.stage.rejected';
+      await store.appendEvent(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
+      if (approved) {
+        await store.appendEvent(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
+        // Another approval of a parallel branch may still wait: the run stays paused until none does.
+        if (!stages.some((stage) => stage.id !== waiting.id && stage.status === 'paused_approval')) {
+          run.status = 'running';
+          await store.updateRun(trx, run.id, { status: 'running', updated_at: now });
+        }
+        await this.advance(trx, run);
+      } else {
+        await this.cancelRemaining(trx, run.id, now);
+        await this.finishRun(trx, run, 'canceled', `rejected by ${decision.by}${decision.comment ? `: ${decision.comment}` : ''}`, now);
+      }
+      return { ...waiting, ...changes };
+    });
+  }
+
+  /** Runs whose approval SLA has passed, with the decision to apply. */
+  async overdueApprovals(): Promise<{ runId: string; decision: 'approve' | 'reject' }[]> {
+    const rows = await this.db
+      .selectFrom('pipeline_run_stages as s')
+      .innerJoin('pipeline_runs as r', 'r.id', 's.run_id')
+      .select(['s.run_id', 's.name', 'r.pipeline_id', 'r.version'])
+      .where('s.status', '=', 'paused_approval')
+      .where('s.approval_deadline', '<=', nowIso())
+      .execute();
+    const overdue: { runId: string; decision: 'approve' | 'reject' }[] = [];
+    for (const row of rows) {
+      const definition = await this.definition(this.db, row.pipeline_id, row.version);
+      const auto = definition.stages.find((s) => s.name === row.name)?.config?.auto_decision;
+      overdue.push({ runId: row.run_id, decision: auto === 'approve' ? 'approve' : 'reject' });
+    }
+    return overdue;
+  }
+}
+
+function stageScope(rows: store.RunStageRow[]): Record<string, unknown> {
+  const stages: Record<string, unknown> = {};
+  for (const row of rows) if (isTerminal(row.status)) stages[row.name] = { status: row.status, exit_code: row.exit_code ?? -1, attempt: row.attempt };
+  return stages;
+}

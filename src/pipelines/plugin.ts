@@ -1,0 +1,137 @@
+// Registers pipelines: definitions, runs, state, and this process's stage worker. Stage executors come
+// from `buildStageExecutors` — the one place a stage type is bound to the code that runs it.
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { NotificationService } from '../alerts/notifications/service.js';
+import type { Config, Plan } from '../config.js';
+import type { Principal } from '../core/access.js';
+import type { Storage } from '../core/db/database.js';
+import type { Database } from '../core/db/schema.js';
+import type { SandboxService } from '../sandboxes/service.js';
+import type { ApprovalChannel } from './definition/approval-channels.js';
+import { Transitions, type ApprovalNotifier } from './engine/transitions.js';
+import { PipelineWorker } from './engine/worker.js';
+import { runRoutes } from './run-routes.js';
+import { pipelineRoutes } from './routes.js';
+import { runCostUsd, runTrust, sessionComputeCost, type ComputeCostOf } from './runs/cost-and-trust.js';
+import { RunService } from './runs/service.js';
+import { PipelineService } from './service.js';
+import { commandExecutor } from './stages/command.js';
+import { gateExecutor } from './stages/gate.js';
+import type { StageExecutors } from './stages/registry.js';
+import { StateGateway } from './state/gateway.js';
+import { StateService } from './state/service.js';
+
+export interface PipelinesFeature {
+  pipelines: PipelineService;
+  runs: RunService;
+  state: StateService;
+  worker: PipelineWorker;
+}
+
+export interface PipelineOptions {
+  config: Config;
+  storage: Storage;
+  notifications: NotificationService;
+  /** Null when the server runs without a sandbox runtime: command stages then fail saying so. */
+  sandboxes: SandboxService | null;
+  /** Compute cost of sandboxes for `cost_below` gates; default: the sessions' compute_cost_usd. */
+  computeCostOf?: ComputeCostOf;
+  /** Executors for more stage types (`eval`, `a2a`), added to command and gate. */
+  extraExecutors?: StageExecutors;
+  /** The host's address on the sandbox bridge, where the state gateway listens; null: no gateway. */
+  bridgeAddress?: () => string | null;
+}
+
+async function principalFor(db: Kysely<Database>, accountId: string): Promise<Principal> {
+  const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return { accountId, plan: account.plan as Plan, scope: 'full', keyId: null };
+}
+
+function approvalNotifier(notifications: NotificationService): ApprovalNotifier {
+  return {
+    async notify(trx, { accountId, run, stage, deadline }) {
+      const channels = ((stage.config?.channels as ApprovalChannel[] | undefined) ?? ['dashboard']).filter((channel) => channel !== 'dashboard');
+      const message = (stage.config?.message as string | undefined) ?? `Stage ${stage.name} of pipeline ${run.pipeline_name} is waiting for approval.`;
+      await notifications.create(trx, {
+        accountId,
+        alertId: null,
+        type: 'pipeline_approval',
+        severity: 'warning',
+        title: `Approval needed: ${run.pipeline_name} / ${stage.name}`,
+        message: `${message} Approve or reject with POST /v1/pipelines/${run.pipeline_id}/runs/${run.id}/approve (or /reject).${deadline ? ` Decided automatically at ${deadline}.` : ''}`,
+        sandboxId: null,
+        channels,
+        event: { type: 'pipeline.stage.paused_approval', data: { pipeline_id: run.pipeline_id, run_id: run.id, stage: stage.name, message, approval_deadline: deadline } },
+      });
+    },
+  };
+}
+
+/** Sandbox teardowns running in the background, so shutdown can wait for them. */
+class Teardowns {
+  private readonly pending = new Set<Promise<unknown>>();
+  track(work: Promise<unknown>): void {
+    const settled = work.catch(() => {}).finally(() => this.pending.delete(settled));
+    this.pending.add(settled);
+  }
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+}
+
+export function buildStageExecutors(options: PipelineOptions, transitions: Transitions, teardowns: Teardowns, gateway: StateGateway): StageExecutors {
+  const { db } = options.storage;
+  const computeCostOf = options.computeCostOf ?? sessionComputeCost(db);
+  const executors: StageExecutors = {
+    gate: gateExecutor({
+      trustOf: (runId) => runTrust(db, runId),
+      costOf: (runId) => runCostUsd(db, computeCostOf, runId),
+      scopeOf: (runId) => transitions.expressionScope(runId),
+    }),
+    ...options.extraExecutors,
+  };
+  if (options.sandboxes) {
+    const sandboxes = options.sandboxes;
+    executors.command = commandExecutor({
+      sandboxes,
+      principalFor: (accountId) => principalFor(db, accountId),
+      destroyInBackground: (accountId, sandboxId) => teardowns.track(sandboxes.destroy(accountId, sandboxId)),
+      stateAccess: async (context) => gateway.accessFor(context.runId, context.stageName),
+    });
+  }
+  return executors;
+}
+
+export async function registerPipelines(app: FastifyInstance, options: PipelineOptions): Promise<PipelinesFeature> {
+  const { db, dialect } = options.storage;
+  const pipelines = new PipelineService(db);
+  const state = new StateService(db, dialect);
+  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications));
+  const { pipelines: settings } = options.config;
+  const sandboxes = options.sandboxes;
+  const teardowns = new Teardowns();
+  const gateway = new StateGateway(db, state, settings.stateGatewayPort, app.log);
+  const worker = new PipelineWorker(
+    db,
+    transitions,
+    state,
+    buildStageExecutors(options, transitions, teardowns, gateway),
+    { concurrency: settings.concurrency, leaseMs: settings.leaseSeconds * 1000, pollIntervalMs: settings.pollIntervalMs },
+    app.log,
+    sandboxes ? (accountId, sandboxId) => sandboxes.destroy(accountId, sandboxId) : null,
+  );
+  const runs = new RunService(db, pipelines, transitions, state, worker);
+  await app.register(pipelineRoutes(pipelines));
+  await app.register(runRoutes(runs));
+  app.addHook('onReady', async () => {
+    if (sandboxes) await gateway.start(options.bridgeAddress?.() ?? null);
+    worker.start();
+  });
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    await teardowns.settled();
+    await gateway.stop();
+  });
+  return { pipelines, runs, state, worker };
+}

@@ -1,0 +1,96 @@
+// Pipeline definitions and versions: create, validation naming the problem, uniqueness, updates as new
+// immutable versions, archive, account scoping; on SQLite and PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../helpers/backends.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { createPipeline, startRun } from './support.js';
+
+const gate = { name: 'gate', type: 'gate', config: { expression: 'input.branch == "main"' } };
+
+describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
+  let t: TestApp;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    ({ key } = await t.signup());
+    ({ key: otherKey } = await t.signup());
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('creates version 1 and reads it back', async () => {
+    const pipeline = await createPipeline(t, key, { name: 'build-and-test', description: 'ci', stages: [{ name: 'build', type: 'command', command: 'make' }, { name: 'test', type: 'command', command: 'make test', depends_on: ['build'] }], defaults: { template: 'minimal', retry: { max_attempts: 2 } } });
+    expect(pipeline).toMatchObject({ name: 'build-and-test', description: 'ci', status: 'active', version: 1, defaults: { template: 'minimal' } });
+    expect(pipeline.id).toMatch(/^pip_/);
+    const read = await t.request('GET', `/v1/pipelines/${pipeline.id}`, { token: key });
+    expect(read.body).toEqual(pipeline);
+    const list = await t.request('GET', '/v1/pipelines', { token: key });
+    expect(list.body).toEqual([{ id: pipeline.id, name: 'build-and-test', status: 'active', version: 1, created_at: pipeline.created_at }]);
+  });
+
+  it('answers 409 for a name already used in the account, but not in another account', async () => {
+    await createPipeline(t, key, { name: 'same', stages: [gate] });
+    const again = await t.request('POST', '/v1/pipelines', { token: key, body: { name: 'same', stages: [gate] } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/"same" already exists/);
+    await createPipeline(t, otherKey, { name: 'same', stages: [gate] });
+  });
+
+  it.each([
+    ['a cycle, named', [{ name: 'a', type: 'command', command: 'x', depends_on: ['c'] }, { name: 'b', type: 'command', command: 'x', depends_on: ['a'] }, { name: 'c', type: 'command', command: 'x', depends_on: ['b'] }], /cycle: a → b → c → a/],
+    ['an unknown dependency', [{ name: 'a', type: 'command', command: 'x', depends_on: ['nope'] }], /body.stages\[0\].depends_on\[0\] names no stage of this pipeline: "nope"/],
+    ['duplicate stage names', [gate, gate], /body.stages\[1\].name "gate" is used by another stage/],
+    ['an unknown stage type', [{ name: 'a', type: 'docker' }], /body.stages\/0\/type|body.stages.0.type/],
+    ['a bad duration', [{ name: 'a', type: 'command', command: 'x', timeout: '10 minutes' }], /body.stages\[0\].timeout must be a duration/],
+    ['a CEL type error', [{ name: 'a', type: 'command', command: 'x', condition: { if: 'input.branch + 1' } }], /condition.if is not a valid CEL expression/],
+    ['a gate expression that does not parse', [{ name: 'g', type: 'gate', config: { expression: '((' } }], /config.expression is not a valid CEL expression/],
+    ['an approval without a known channel', [{ name: 'ok', type: 'await_approval', config: { channels: ['pager'] } }], /channels\[0\] must be one of dashboard, email, chat_a/],
+    ['an unknown field', [{ name: 'a', type: 'command', command: 'x', retries: 3 }], /retries/],
+    ['no stages', [], /at least one stage/],
+  ])('refuses %s with 400 naming it', async (_what, stages, pattern) => {
+    const reply = await t.request('POST', '/v1/pipelines', { token: key, body: { name: `bad-${Math.random()}`, stages } });
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.body.error).toMatch(pattern);
+  });
+
+  it('updates as a new immutable version; runs keep the version they started with', async () => {
+    const pipeline = await createPipeline(t, key, { stages: [gate] });
+    const run = await startRun(t, key, pipeline.id, { branch: 'main', repo: 'https://example.com/r.git' });
+    expect(run).toMatchObject({ status: 'pending', version: 1, input: { env: {}, repo: 'https://example.com/r.git', branch: 'main' } });
+    const updated = await t.request('PUT', `/v1/pipelines/${pipeline.id}`, { token: key, body: { description: 'v2', stages: [gate, { ...gate, name: 'gate2' }] } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ version: 2, description: 'v2' });
+    const versions = await t.request('GET', `/v1/pipelines/${pipeline.id}/versions`, { token: key });
+    expect(versions.body.map((v: any) => [v.version, v.stages.length])).toEqual([[2, 2], [1, 1]]);
+    const v1 = await t.request('GET', `/v1/pipelines/${pipeline.id}/versions/1`, { token: key });
+    expect(v1.body.stages).toEqual([gate]);
+    expect((await t.request('GET', `/v1/pipelines/${pipeline.id}/versions/3`, { token: key })).status).toBe(404);
+    const reread = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`, { token: key });
+    expect(reread.body.version).toBe(1);
+    const badUpdate = await t.request('PUT', `/v1/pipelines/${pipeline.id}`, { token: key, body: { stages: [{ ...gate, depends_on: ['gate'] }] } });
+    expect(badUpdate.status).toBe(400);
+    expect((await t.request('GET', `/v1/pipelines/${pipeline.id}`, { token: key })).body.version).toBe(2);
+  });
+
+  it('archives with 204, keeps runs, and refuses new runs with 409', async () => {
+    const pipeline = await createPipeline(t, key, { stages: [gate] });
+    const run = await startRun(t, key, pipeline.id);
+    expect((await t.request('DELETE', `/v1/pipelines/${pipeline.id}`, { token: key })).status).toBe(204);
+    expect((await t.request('GET', `/v1/pipelines/${pipeline.id}`, { token: key })).body.status).toBe('archived');
+    expect((await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`, { token: key })).status).toBe(200);
+    const refused = await t.request('POST', `/v1/pipelines/${pipeline.id}/runs`, { token: key, body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/archived/);
+  });
+
+  it("answers 404 for another account's pipeline and run", async () => {
+    const pipeline = await createPipeline(t, key, { stages: [gate] });
+    const run = await startRun(t, key, pipeline.id);
+    expect((await t.request('GET', `/v1/pipelines/${pipeline.id}`, { token: otherKey })).status).toBe(404);
+    expect((await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`, { token: otherKey })).status).toBe(404);
+    expect((await t.request('PUT', `/v1/pipelines/${pipeline.id}/runs/${run.id}/state/k`, { token: otherKey, body: { value: 'x' } })).status).toBe(404);
+  });
+});
