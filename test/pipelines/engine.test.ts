@@ -1,10 +1,11 @@
 // The run engine with stages that need no sandbox (gates, approvals): parallel branches, GitHub
 // Actions skip semantics, on_failure stop/continue, retries with backoff, conditions, gate results,
-// approvals with SLA, cancel, and the run timeline; on SQLite and PostgreSQL.
+// approvals with SLA, cancel, an a2a stage against a real agent, and the run timeline; on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { createPipeline, startRun, stageOf, timeline, waitForRun } from './support.js';
+import { startTestAgent } from './support/a2a-agent.js';
 
 const pass = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'gate', config: { expression: 'true' }, ...extra });
 const fail = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'gate', config: { expression: 'false' }, ...extra });
@@ -21,7 +22,8 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
   };
 
   beforeAll(async () => {
-    t = await startApp(backend, { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' });
+    // The test agent listens on 127.0.0.1 over http, which the outbound guard refuses by default.
+    t = await startApp(backend, { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50', PADDOCK_ALLOW_PRIVATE_WEBHOOKS: 'true', PADDOCK_ALLOW_HTTP_WEBHOOKS: 'true' });
     const signup = await t.signup();
     key = signup.key;
     accountId = signup.account.id;
@@ -173,11 +175,26 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
     expect((await t.request('POST', `/v1/pipelines/${pipeline.id}/runs/${started.id}/cancel`, { token: key })).status).toBe(409);
   });
 
-  it('fails a stage of a type with no executor on this server, saying so', async () => {
-    const { pipeline, started } = await run({ stages: [{ name: 'agent', type: 'a2a', config: { agent_url: 'https://agent.example.com', skill_id: 's', prompt: 'hi' } }] });
-    const done = await waitForRun(t, key, pipeline.id, started.id);
-    expect(done.status).toBe('failed');
-    expect(stageOf(done, 'agent').error).toMatch(/no executor is registered for it/);
+  it('runs an a2a stage through the engine: delegates to a real agent, its output lands in the run state', async () => {
+    const agent = await startTestAgent({ streaming: true });
+    try {
+      const { pipeline, started } = await run({
+        stages: [
+          { name: 'review', type: 'a2a', config: { agent_url: agent.url, skill_id: 'echo', prompt: 'summarise the diff', max_cost_usd: 0.05 } },
+          { name: 'check', type: 'gate', depends_on: ['review'], config: { expression: 'state.review_output.state == "completed"', cost_below: 1 } },
+        ],
+      });
+      const done = await waitForRun(t, key, pipeline.id, started.id);
+      expect(statuses(done)).toEqual({ review: 'succeeded', check: 'succeeded' });
+      expect(done.status).toBe('succeeded');
+      expect(agent.received.at(-1)!.metadata).toMatchObject({ skill_id: 'echo', paddock_stage: 'review', paddock_run_id: started.id });
+      const entry = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${started.id}/state/review_output`, { token: key });
+      expect(entry.status).toBe(200);
+      expect(entry.body).toMatchObject({ type: 'json', created_by: 'review' });
+      expect(JSON.parse(entry.body.value)).toMatchObject({ state: 'completed', text: 'echo: summarise the diff', cost_usd: 0.01 });
+    } finally {
+      await agent.close();
+    }
   });
 
   async function getRunNow(pipelineId: string, runId: string) {

@@ -1,6 +1,6 @@
 // Command stages on real sandboxes, with both drivers: a fresh sandbox per attempt destroyed after,
 // env layering, exit codes and logs, parallel branches, per-stage timeout, and cancel killing a
-// running stage.
+// running stage; and an eval stage running its scenario through the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { createPipeline, startRun, stageOf, waitForRun } from '../support.js';
@@ -49,6 +49,24 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     expect(sandboxes).toHaveLength(2);
     expect(new Set(sandboxes.map((s) => s.id)).size).toBe(2);
     expect(sandboxes.every((s) => s.status === 'destroyed')).toBe(true);
+  });
+
+  it('runs an eval stage through the engine: the scenario in its own sandbox, gate_result, result in state', async () => {
+    const scenario = await t.request('POST', '/v1/evals/scenarios', {
+      token: key,
+      body: { name: `answer-${runtime}`, template: 'minimal', command: 'echo $((6*7))', checks: [{ type: 'exit_code', equals: 0 }, { type: 'output_contains', value: '42' }] },
+    });
+    expect(scenario.status, scenario.text).toBe(201);
+    const pipeline = await createPipeline(t, key, {
+      stages: [{ name: 'quality', type: 'eval', config: { scenario_name: `answer-${runtime}`, min_pass_rate: 1, store_result_in_state: true } }],
+    });
+    const run = await startRun(t, key, pipeline.id);
+    const done = await waitForRun(t, key, pipeline.id, run.id);
+    expect(done.status).toBe('succeeded');
+    expect(stageOf(done, 'quality').gate_result).toMatchObject({ passed: true, score: 1, failed_checks: [] });
+    const stored = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/state/eval_result`, { token: key });
+    expect(stored.status).toBe(200);
+    expect(JSON.parse(stored.body.value)).toMatchObject({ pass_rate: 1, score: 1 });
   });
 
   it('lets a command read and write its own run state through the state gateway, and nothing else', async () => {
