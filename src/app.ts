@@ -29,6 +29,13 @@ import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { terminalRoutes } from './sandboxes/terminal/routes.js';
+import { SandboxMonitor } from './sandboxes/monitor.js';
+import { pauseRoutes } from './sandboxes/pause-routes.js';
+import { registerSnapshots } from './sandboxes/snapshots/plugin.js';
+import type { SnapshotService } from './sandboxes/snapshots/service.js';
+import { loadSecretsKey } from './secrets/key.js';
+import { secretRoutes } from './secrets/routes.js';
+import { SecretService } from './secrets/service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +48,9 @@ export interface AppServices {
   /** Present when the app was built with a runtime. */
   sandboxes: SandboxService | null;
   sessions: SessionService;
+  secrets: SecretService;
+  /** Present when the app was built with a runtime. */
+  snapshots: SnapshotService | null;
 }
 
 export interface BuiltApp {
@@ -109,7 +119,12 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
 
+  const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
+  const secrets = new SecretService(storage.db, secretsKey);
+  await app.register(secretRoutes(secrets));
+
   let sandboxes: SandboxService | null = null;
+  let snapshots: SnapshotService | null = null;
   if (runtime) {
     sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts);
     await sandboxes.reconcile();
@@ -121,7 +136,14 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
     await app.register(terminalRoutes(sandboxes, runtime, config));
     app.addHook('onClose', async () => sandboxes!.settled());
+    const service = sandboxes;
+    service.useSecretValues((accountId, names, field) => secrets.values(accountId, names, field));
+    snapshots = await registerSnapshots(app, { config, db: storage.db, dialect: storage.dialect, runtime, sandboxes: service, secretsKey });
+    await app.register(pauseRoutes(service, runtime.name));
+    const monitor = new SandboxMonitor(service, app.log);
+    app.addHook('onReady', async () => monitor.start());
+    app.addHook('onClose', async () => monitor.stop());
   }
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, secrets, snapshots } };
 }

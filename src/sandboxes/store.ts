@@ -5,7 +5,7 @@ import type { Database, SandboxesTable } from '../core/db/schema.js';
 export type SandboxRow = Selectable<SandboxesTable>;
 
 /** Statuses that hold resources and count against the plan's concurrency limit. */
-export const LIVE_STATUSES = ['creating', 'running', 'paused'] as const;
+export const LIVE_STATUSES = ['creating', 'running', 'paused', 'restoring'] as const;
 
 export function insertSandbox(db: Kysely<Database>, row: SandboxRow) {
   return db.insertInto('sandboxes').values(row).execute();
@@ -65,4 +65,9 @@ export function sandboxesInStatus(db: Kysely<Database>, statuses: readonly strin
 export async function ownedSandboxIds(db: Kysely<Database>, accountId: string, ids: readonly string[]): Promise<string[]> {
   const rows = await db.selectFrom('sandboxes').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
   return rows.map((row) => row.id);
+}
+
+/** Running sandboxes that have an idle timeout; the caller compares `last_activity_at` with it. */
+export function idleCandidates(db: Kysely<Database>) {
+  return db.selectFrom('sandboxes').selectAll().where('status', '=', 'running').where('timeout', 'is not', null).execute();
 }

@@ -28,6 +28,8 @@ export function sandboxView(row: SandboxRow) {
     updated_at: row.updated_at,
     last_activity_at: row.last_activity_at,
     destroyed_at: row.destroyed_at,
+    secrets: JSON.parse(row.secrets) as string[],
+    paused_at: row.paused_at,
   };
 }
 

@@ -5,6 +5,7 @@ import * as sandboxes from './migrations/0002_sandboxes.js';
 import * as ports from './migrations/0003_ports.js';
 import * as sessions from './migrations/0004_sessions.js';
 import * as alerts from './migrations/0005_alerts.js';
+import * as snapshots from './migrations/0006_snapshots.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_ports': ports,
   '0004_sessions': sessions,
   '0005_alerts': alerts,
+  '0006_snapshots': snapshots,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

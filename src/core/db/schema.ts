@@ -63,6 +63,9 @@ export interface SandboxesTable {
   updated_at: string;
   last_activity_at: string;
   destroyed_at: string | null;
+  /** JSON array of account secret names injected as environment variables. */
+  secrets: string;
+  paused_at: string | null;
 }
 
 /** A TCP port inside a sandbox: listening now, or protected ahead of (or between) listening. */
@@ -263,4 +266,33 @@ export interface Database {
   sessions: SessionsTable;
   session_events: SessionEventsTable;
   session_findings: SessionFindingsTable;
+  snapshots: SnapshotsTable;
+  account_secrets: AccountSecretsTable;
+}
+
+/** A point-in-time copy of a sandbox's filesystem changes, kept in the snapshot store under `storage_key`. */
+export interface SnapshotsTable {
+  id: string;
+  account_id: string;
+  sandbox_id: string;
+  /** The sandbox's template: a snapshot holds changes relative to it, so it restores only onto the same one. */
+  template: string;
+  name: string;
+  /** `manual` (POST …/snapshots) or `pause` (taken automatically when the sandbox was paused). */
+  kind: string;
+  /** `creating`, `completed` or `failed`. */
+  status: string;
+  error: string | null;
+  size_bytes: number | string;
+  storage_key: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AccountSecretsTable {
+  account_id: string;
+  name: string;
+  ciphertext: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -32,6 +32,9 @@ export interface OciDriver {
   /** pause, resume, remove, list: the same command line for both runtimes. */
   readonly cli: RuntimeCli;
   status(id: string): Promise<ContainerStatus | null>;
+  /** Stops every process of the sandbox from running (no CPU) with its memory kept; `thaw` undoes it. */
+  freeze(id: string, cgroupsPath: string): Promise<void>;
+  thaw(id: string, cgroupsPath: string): Promise<void>;
   /** A host process inside the sandbox's network namespace (its /proc/<pid>/net shows the sandbox's sockets). */
   networkPid(id: string): Promise<number>;
 }

@@ -1,24 +1,25 @@
 // The SandboxRuntime both OCI drivers share: rootfs, network, bundle, exec plumbing, usage, clean-up.
 // Only the runtime CLI calls differ, and those live behind OciDriver (runc/, gvisor/).
-import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentEndpoint } from '../agent/endpoint.js';
 import { AgentConnectionLost, runOverAgent } from '../agent/run-command.js';
-import { cgroupChildren, cgroupDirs, readCgroupUsage } from '../host/cgroups.js';
-import { mountPointsUnder } from '../host/mounts.js';
+import { cgroupChildren, cgroupDirs, readCgroupUsage, setCgroupFrozen } from '../host/cgroups.js';
+import { mountOverlay, mountPointsUnder, unmount } from '../host/mounts.js';
 import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
 import { runtimePaths, sandboxPaths, type SandboxPaths } from '../paths.js';
 import { createSandboxRootfs, removeSandboxRootfs } from '../rootfs/sandbox-rootfs.js';
 import { writeFileInRootfs } from '../rootfs/confined-write.js';
 import { diskUsedBytes } from '../rootfs/disk.js';
 import { DiskPool } from '../rootfs/disk-pool.js';
+import { compressTar, replaceUpperDir, tarUpperDir } from '../rootfs/upper-archive.js';
 import { findTemplate, howToMakeReady } from '../templates/catalog.js';
 import { templateLowerDirs } from '../templates/template-store.js';
 import { SandboxAlreadyExists, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../errors.js';
 import type {
-  ExecRequest, ExecResult, ListeningPort, PtyProcess, PtyRequest, ReconcileResult, RuntimeName, SandboxInfo,
-  SandboxRuntime, SandboxSpec, SandboxUsage,
+  ExecRequest, ExecResult, FilesystemSnapshot, ListeningPort, NetworkMode, PtyProcess, PtyRequest, ReconcileResult, RuntimeName,
+  SandboxInfo, SandboxRuntime, SandboxSpec, SandboxState, SandboxUsage,
 } from '../runtime.js';
 import { buildOciConfig, defaultPidsLimit, extraEnvironment } from './bundle.js';
 import type { OciDriver } from './driver.js';
@@ -78,12 +79,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
         AgentEndpoint.listen(paths.agentDir),
       ]);
       this.agents.set(spec.id, agent);
-      const nameFiles = await sandboxNameFiles(
-        { dnsServers: this.options.dnsServers },
-        { id: spec.id, mode: spec.networkMode, ip },
-      );
-      await writeFileInRootfs(paths.rootfs, 'etc/resolv.conf', nameFiles.resolvConf);
-      await writeFileInRootfs(paths.rootfs, 'etc/hosts', nameFiles.hosts);
+      await this.writeNameFiles(paths, spec.id, spec.networkMode, ip);
       const record: SandboxRecord = {
         id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
         netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, agent: true, createdAt: new Date().toISOString(),
@@ -157,14 +153,64 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   async pause(id: string): Promise<void> {
     const record = await this.record(id);
-    await this.driver.cli.pause(id);
+    await this.driver.freeze(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: true });
   }
 
   async resume(id: string): Promise<void> {
     const record = await this.record(id);
-    await this.driver.cli.resume(id);
+    await this.driver.thaw(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: false });
+  }
+
+  async snapshotFilesystem(id: string, archiveFile: string): Promise<FilesystemSnapshot> {
+    const record = await this.record(id);
+    const tarFile = `${archiveFile}.tar`;
+    const frozenAlready = record.paused;
+    const started = performance.now();
+    if (!frozenAlready) await this.driver.freeze(id, record.cgroupsPath);
+    try {
+      await tarUpperDir(this.paths(id).upperDir, tarFile);
+    } catch (error) {
+      await rm(tarFile, { force: true });
+      throw error;
+    } finally {
+      if (!frozenAlready) await this.driver.thaw(id, record.cgroupsPath);
+    }
+    const frozenMs = frozenAlready ? 0 : performance.now() - started;
+    return { sizeBytes: await compressTar(tarFile, archiveFile), frozenMs };
+  }
+
+  async restoreFilesystem(id: string, archiveFile: string): Promise<void> {
+    const record = await this.runningRecord(id);
+    const lowerDirs = await templateLowerDirs(this.options.dataDir, record.template);
+    if (!lowerDirs) throw new TemplateNotReady(record.template, 'the template was removed from this server');
+    const paths = this.paths(id);
+    // Every process goes: a file swapped under a running program would leave it in a state no snapshot had.
+    await this.driver.cli.remove(id);
+    this.networkPids.delete(id);
+    this.portReader.forget(id);
+    await unmount(paths.rootfs);
+    await replaceUpperDir(paths.upperDir, paths.workDir, archiveFile);
+    await mountOverlay({ lowerDirs, upperDir: paths.upperDir, workDir: paths.workDir, target: paths.rootfs });
+    // The archive may come from another sandbox of the account: this one keeps its own name and address.
+    await writeFileInRootfs(paths.rootfs, 'etc/hostname', `${id}\n`);
+    await this.writeNameFiles(paths, id, record.networkMode, record.ip);
+    await removeCgroups(record.cgroupsPath);
+    await this.driver.start(id, paths.bundleDir, record.netnsPath);
+    await this.saveRecord({ ...record, paused: false });
+  }
+
+  async state(id: string): Promise<SandboxState> {
+    const status = await this.driver.status(id);
+    if (status === 'running' || status === 'paused') return status;
+    return 'stopped';
+  }
+
+  private async writeNameFiles(paths: SandboxPaths, id: string, mode: NetworkMode, ip: string | null): Promise<void> {
+    const nameFiles = await sandboxNameFiles({ dnsServers: this.options.dnsServers }, { id, mode, ip });
+    await writeFileInRootfs(paths.rootfs, 'etc/resolv.conf', nameFiles.resolvConf);
+    await writeFileInRootfs(paths.rootfs, 'etc/hosts', nameFiles.hosts);
   }
 
   async listeningPorts(id: string): Promise<ListeningPort[]> {
@@ -193,6 +239,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.records.delete(id);
     this.networkPids.delete(id);
     this.portReader.forget(id);
+    // A frozen sandbox cannot answer the runtime's kill (gVisor's sandbox process would hang the delete).
+    await setCgroupFrozen(sandboxCgroupsPath(id), false).catch(() => {});
     await this.driver.cli.remove(id);
     await removeSandboxRootfs(this.paths(id));
     await this.options.network.detach(id);

@@ -45,8 +45,14 @@ export class RuncDriver implements OciDriver {
     };
   }
 
+  /** runc's pause is the cgroup freezer. */
+  freeze(id: string): Promise<void> {
+    return this.cli.pause(id);
+  }
 
-
+  thaw(id: string): Promise<void> {
+    return this.cli.resume(id);
+  }
 
   async status(id: string): Promise<ContainerStatus | null> {
     return (await this.cli.state(id))?.status ?? null;
