@@ -3,7 +3,9 @@
 // idle timeout pauses with an `idle_timeout` alert; a crash is noticed without any request; paused and
 // running sandboxes come back as they were after a server restart.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { sandboxPaths } from '../../src/runtime/paths.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -39,6 +41,7 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
   const get = async (id: string) => (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body;
   const count = async (id: string) => Number((await exec(id, 'cat /workspace/count')).output);
   const cpuSeconds = async (id: string) => (await t.runtime!.usage(id)).cpuSeconds;
+  const runtimeIds = () => execFileSync(binary, ['--root', path.join(t.dataDir, 'runtime', binary), 'list', '--quiet'], { encoding: 'utf8' }).split('\n');
 
   beforeAll(async () => {
     t = await startApp('sqlite', {}, { runtime, networkProfile: 1 });
@@ -64,6 +67,13 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     const cpuAtPause = await cpuSeconds(id);
     await sleep(2000);
     expect(await cpuSeconds(id) - cpuAtPause).toBeLessThan(0.005);
+    if (runtime === 'gvisor') {
+      // A `none` gVisor sandbox is checkpointed: its memory is on disk and no sandbox process is left.
+      expect(fs.existsSync(path.join(sandboxPaths(t.dataDir, id).checkpointDir, 'checkpoint.img'))).toBe(true);
+      expect(runtimeIds()).not.toContain(id);
+    } else {
+      expect(runtimeIds()).toContain(id);
+    }
 
     // Exec, files and a second pause while paused.
     const refused = await exec(id, 'echo hi');
@@ -89,6 +99,26 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     expect(snapshot).toMatchObject({ kind: 'pause', status: 'completed', sandbox_id: id });
     expect(snapshot.size_bytes).toBeGreaterThan(0);
     expect((await t.request('POST', `/v1/sandboxes/${id}/resume`, { token: key })).body.status).toBe('running');
+  });
+
+  it('freezes instead of checkpointing while a command runs, or when the sandbox has a network', async () => {
+    const id = await create();
+    const running = t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'sleep 3; echo done' } });
+    await sleep(500);
+    expect((await t.request('POST', `/v1/sandboxes/${id}/pause`, { token: key })).body.status).toBe('paused');
+    expect(fs.existsSync(sandboxPaths(t.dataDir, id).checkpointDir)).toBe(false);
+    expect(runtimeIds()).toContain(id);
+    expect((await t.request('POST', `/v1/sandboxes/${id}/resume`, { token: key })).body.status).toBe('running');
+    expect((await running).body.output).toBe('done\n');
+
+    const networked = await create({ network_mode: 'full' });
+    expect((await t.request('POST', `/v1/sandboxes/${networked}/pause`, { token: key })).body.status).toBe('paused');
+    expect(fs.existsSync(sandboxPaths(t.dataDir, networked).checkpointDir)).toBe(false);
+    const cpu = await cpuSeconds(networked);
+    await sleep(1000);
+    expect(await cpuSeconds(networked) - cpu).toBeLessThan(0.005);
+    expect((await t.request('POST', `/v1/sandboxes/${networked}/resume`, { token: key })).body.status).toBe('running');
+    expect((await exec(networked, 'echo up')).output).toBe('up\n');
   });
 
   it('keeps only the latest automatic snapshot and refuses pause or resume in other states', async () => {

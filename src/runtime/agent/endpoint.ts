@@ -14,6 +14,7 @@ export class AgentEndpoint {
   private readonly server: net.Server;
   private readonly idle: net.Socket[] = [];
   private readonly waiting: ((socket: net.Socket | null) => void)[] = [];
+  private readonly open = new Set<net.Socket>();
   private closed = false;
 
   private constructor(readonly socketPath: string) {
@@ -66,7 +67,14 @@ export class AgentEndpoint {
     await rm(this.socketPath, { force: true });
   }
 
+  /** Connections handed out to commands that have not ended yet. */
+  get busyConnections(): number {
+    return this.open.size - this.idle.length;
+  }
+
   private offer(socket: net.Socket): void {
+    this.open.add(socket);
+    socket.once('close', () => this.open.delete(socket));
     if (this.closed) {
       socket.destroy();
       return;

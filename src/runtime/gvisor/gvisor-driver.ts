@@ -8,6 +8,7 @@ import { run, runDetached } from '../host/command.js';
 import { processAlive } from '../host/process-tree.js';
 import { setCgroupFrozen } from '../host/cgroups.js';
 import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
+import type { NetworkMode } from '../runtime.js';
 import { envFlags, RuntimeCli } from '../oci/runtime-cli.js';
 
 const binary = 'runsc';
@@ -26,11 +27,38 @@ export class GvisorDriver implements OciDriver {
     await mkdir(this.root, { recursive: true, mode: 0o700 });
   }
 
-  async start(id: string, bundleDir: string, netnsPath: string): Promise<void> {
-    // nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
-    // --host-uds=open lets the agent connect to the host's socket in its bind mount; the sandbox cannot create host sockets.
-    await runDetached('nsenter', [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, '--network=host',
-      '--overlay2=none', '--host-uds=open', 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
+  async start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void> {
+    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'run', '--detach', '--bundle', bundleDir, id],
+      path.join(bundleDir, 'start.log'), 60_000);
+  }
+
+  /**
+   * nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
+   * --host-uds=open lets the agent connect to the host's socket in its bind mount; the sandbox cannot create host sockets.
+   * A `none` sandbox gets gVisor's own loopback-only netstack (--network=none) instead of the namespace's
+   * devices: `runsc checkpoint` refuses host networking, and `none` needs nothing from the namespace.
+   */
+  private runArgs(netnsPath: string, networkMode: NetworkMode): string[] {
+    return [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, networkMode === 'none' ? '--network=none' : '--network=host',
+      '--overlay2=none', '--host-uds=open'];
+  }
+
+  canCheckpoint(networkMode: NetworkMode): boolean {
+    return networkMode === 'none';
+  }
+
+  /** Writes the sandbox's memory and state to `imageDir`; the sandbox exits and its record is deleted. */
+  async checkpoint(id: string, imageDir: string): Promise<void> {
+    await rm(imageDir, { recursive: true, force: true });
+    await mkdir(imageDir, { recursive: true, mode: 0o700 });
+    await run(binary, [...this.cli.globalArgs, 'checkpoint', '--image-path', imageDir, id], { timeoutMs: 120_000 });
+    await run(binary, [...this.cli.globalArgs, 'delete', '--force', id]).catch(() => {});
+  }
+
+  async restore(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void> {
+    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'restore', '--detach', '--image-path', imageDir, '--bundle', bundleDir, id],
+      path.join(bundleDir, 'restore.log'), 120_000);
+    await rm(imageDir, { recursive: true, force: true });
   }
 
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec {

@@ -1,5 +1,5 @@
 // What differs between OCI runtimes (runc, runsc); everything else lives in the shared OciSandboxRuntime.
-import type { RuntimeName } from '../runtime.js';
+import type { NetworkMode, RuntimeName } from '../runtime.js';
 import type { RuntimeCli } from './runtime-cli.js';
 
 export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
@@ -27,7 +27,14 @@ export interface OciDriver {
   /** runc joins the netns from config.json; runsc is started inside it and uses its host network there. */
   readonly joinsNetnsFromConfig: boolean;
   prepareHost(): Promise<void>;
-  start(id: string, bundleDir: string, netnsPath: string): Promise<void>;
+  start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void>;
+  /**
+   * Saves the whole sandbox (memory included) to `imageDir` and stops it, freeing its memory; `restore`
+   * starts it again from there. Only drivers and sandboxes for which `canCheckpoint` says so.
+   */
+  canCheckpoint(networkMode: NetworkMode): boolean;
+  checkpoint?(id: string, imageDir: string): Promise<void>;
+  restore?(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void>;
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec;
   /** pause, resume, remove, list: the same command line for both runtimes. */
   readonly cli: RuntimeCli;

@@ -1,6 +1,6 @@
 // The SandboxRuntime both OCI drivers share: rootfs, network, bundle, exec plumbing, usage, clean-up.
 // Only the runtime CLI calls differ, and those live behind OciDriver (runc/, gvisor/).
-import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentEndpoint } from '../agent/endpoint.js';
@@ -92,7 +92,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       await mkdir(paths.bundleDir, { recursive: true });
       await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
       await writeSandboxRecord(paths.stateFile, record);
-      await this.driver.start(spec.id, paths.bundleDir, netnsPath);
+      await this.driver.start(spec.id, paths.bundleDir, netnsPath, spec.networkMode);
       this.records.set(spec.id, record);
       return { id: spec.id, ip };
     } catch (error) {
@@ -153,12 +153,48 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   async pause(id: string): Promise<void> {
     const record = await this.record(id);
+    if (await this.checkpoint(record)) return;
     await this.driver.freeze(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: true });
   }
 
+  /**
+   * A memory checkpoint where the driver can take one (gVisor, `none` network): the agent's host
+   * connections must all be closed first (runsc cannot save an open host socket), so a sandbox with a
+   * command still running over one is frozen instead. False when no checkpoint was taken.
+   */
+  private async checkpoint(record: SandboxRecord): Promise<boolean> {
+    if (!this.driver.checkpoint || !this.driver.canCheckpoint(record.networkMode)) return false;
+    const agent = this.agents.get(record.id);
+    if (agent && agent.busyConnections > 0) return false;
+    this.agents.delete(record.id);
+    await agent?.close();
+    try {
+      await this.driver.checkpoint(record.id, this.paths(record.id).checkpointDir);
+    } catch (error) {
+      // runsc leaves the sandbox running when it refuses: keep serving it and freeze instead.
+      if ((await this.driver.status(record.id)) === 'running') {
+        if (record.agent) this.agents.set(record.id, await AgentEndpoint.listen(this.paths(record.id).agentDir));
+        return false;
+      }
+      throw error;
+    }
+    this.networkPids.delete(record.id);
+    this.portReader.forget(record.id);
+    await removeCgroups(record.cgroupsPath);
+    await this.saveRecord({ ...record, paused: true, checkpointed: true });
+    return true;
+  }
+
   async resume(id: string): Promise<void> {
     const record = await this.record(id);
+    if (record.checkpointed && this.driver.restore) {
+      const paths = this.paths(id);
+      if (record.agent && !this.agents.has(id)) this.agents.set(id, await AgentEndpoint.listen(paths.agentDir));
+      await this.driver.restore(id, paths.bundleDir, record.netnsPath, record.networkMode, paths.checkpointDir);
+      await this.saveRecord({ ...record, paused: false, checkpointed: false });
+      return;
+    }
     await this.driver.thaw(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: false });
   }
@@ -197,11 +233,12 @@ export class OciSandboxRuntime implements SandboxRuntime {
     await writeFileInRootfs(paths.rootfs, 'etc/hostname', `${id}\n`);
     await this.writeNameFiles(paths, id, record.networkMode, record.ip);
     await removeCgroups(record.cgroupsPath);
-    await this.driver.start(id, paths.bundleDir, record.netnsPath);
+    await this.driver.start(id, paths.bundleDir, record.netnsPath, record.networkMode);
     await this.saveRecord({ ...record, paused: false });
   }
 
   async state(id: string): Promise<SandboxState> {
+    if ((await this.record(id).catch(() => null))?.checkpointed) return 'paused';
     const status = await this.driver.status(id);
     if (status === 'running' || status === 'paused') return status;
     return 'stopped';
@@ -253,7 +290,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
     for (const id of knownIds) {
       const status = await this.driver.status(id);
       const record = await readSandboxRecord(this.paths(id).stateFile);
-      if (record && (status === 'running' || status === 'paused')) {
+      if (record?.checkpointed && (await exists(this.paths(id).checkpointDir))) {
+        // Checkpointed to disk: no process to find, and none needed until it is resumed.
+        this.records.set(id, record);
+        result.alive.push(id);
+      } else if (record && (status === 'running' || status === 'paused')) {
         this.records.set(id, { ...record, paused: status === 'paused' });
         if (record.agent && !this.agents.has(id)) this.agents.set(id, await AgentEndpoint.listen(this.paths(id).agentDir));
         result.alive.push(id);
@@ -315,6 +356,10 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.records.set(record.id, record);
     await writeSandboxRecord(this.paths(record.id).stateFile, record);
   }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(() => true, () => false);
 }
 
 /** Removes the sandbox's cgroup in every hierarchy; true when something was removed. */

@@ -45,6 +45,11 @@ export class RuncDriver implements OciDriver {
     };
   }
 
+  /** CRIU, which runc checkpoints with, does not work on this kernel (docs/runtime.md). */
+  canCheckpoint(): boolean {
+    return false;
+  }
+
   /** runc's pause is the cgroup freezer. */
   freeze(id: string): Promise<void> {
     return this.cli.pause(id);
