@@ -1,6 +1,7 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
 import { benchApi } from './api.js';
 import { benchIngest } from './ingest.js';
+import { benchPause } from './pause.js';
 import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
 import { benchTerminal } from './terminal.js';
@@ -12,6 +13,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   terminal: { title: 'Terminal: keystroke echo through the WebSocket vs the PTY driven directly (runc, same sandbox, same run)', run: () => benchTerminal('runc') },
   gvisor: { title: 'Sandboxes on gVisor: through the API vs the bare runtime (same rootfs, same run)', run: () => benchSandboxes('gvisor') },
   sessions: { title: 'Session events: ingest through the API vs raw inserts, replay pages vs the raw SELECT (same run)', run: benchIngest },
+  pause: { title: 'Pause/resume vs the raw runtime (freezer, gVisor checkpoint) and snapshots of a 100 MB workspace vs plain tar (same run)', run: benchPause },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
 

@@ -15,6 +15,7 @@ const binary = 'runsc';
 
 export class GvisorDriver implements OciDriver {
   readonly name = 'gvisor' as const;
+  readonly cachesWritesInSandbox = true;
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
   readonly cli: RuntimeCli;
@@ -43,8 +44,12 @@ export class GvisorDriver implements OciDriver {
       '--overlay2=none', '--host-uds=open'];
   }
 
-  canCheckpoint(networkMode: NetworkMode): boolean {
+  ownNetworkStack(networkMode: NetworkMode): boolean {
     return networkMode === 'none';
+  }
+
+  canCheckpoint(networkMode: NetworkMode): boolean {
+    return this.ownNetworkStack(networkMode);
   }
 
   /** Writes the sandbox's memory and state to `imageDir`; the sandbox exits and its record is deleted. */

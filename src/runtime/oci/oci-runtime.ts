@@ -24,7 +24,7 @@ import type {
 import { buildOciConfig, defaultPidsLimit, extraEnvironment } from './bundle.js';
 import type { OciDriver } from './driver.js';
 import { runPreparedExec } from './exec-process.js';
-import { ListeningPortReader } from './listening-ports.js';
+import { ListeningPortReader, parseProcNetTcp } from './listening-ports.js';
 import { spawnPty } from './pty.js';
 import { readSandboxRecord, sandboxCgroupParent, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
 
@@ -153,6 +153,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   async pause(id: string): Promise<void> {
     const record = await this.record(id);
+    // Once paused, the automatic snapshot reads the host files: they must hold everything written so far.
+    await this.flushWrites(record);
     if (await this.checkpoint(record)) return;
     await this.driver.freeze(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: true });
@@ -203,6 +205,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
     const record = await this.record(id);
     const tarFile = `${archiveFile}.tar`;
     const frozenAlready = record.paused;
+    if (!frozenAlready) await this.flushWrites(record);
     const started = performance.now();
     if (!frozenAlready) await this.driver.freeze(id, record.cgroupsPath);
     try {
@@ -244,6 +247,12 @@ export class OciSandboxRuntime implements SandboxRuntime {
     return 'stopped';
   }
 
+  /** Best effort: a sandbox too busy to sync within the time still gets paused or snapshotted. */
+  private async flushWrites(record: SandboxRecord): Promise<void> {
+    if (!this.driver.cachesWritesInSandbox || record.paused) return;
+    await this.exec(record.id, { command: 'sync', argv: ['/bin/sync'], timeoutMs: 10_000, maxOutputBytes: 1024 }).catch(() => {});
+  }
+
   private async writeNameFiles(paths: SandboxPaths, id: string, mode: NetworkMode, ip: string | null): Promise<void> {
     const nameFiles = await sandboxNameFiles({ dnsServers: this.options.dnsServers }, { id, mode, ip });
     await writeFileInRootfs(paths.rootfs, 'etc/resolv.conf', nameFiles.resolvConf);
@@ -251,13 +260,24 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async listeningPorts(id: string): Promise<ListeningPort[]> {
-    await this.record(id);
+    const record = await this.record(id);
+    if (this.driver.ownNetworkStack(record.networkMode)) return this.listeningPortsInside(id);
     let pid = this.networkPids.get(id);
     if (pid === undefined) {
       pid = await this.driver.networkPid(id);
       this.networkPids.set(id, pid);
     }
     return this.portReader.read(id, pid);
+  }
+
+  /** gVisor's netstack (a `none` sandbox) shows its sockets only in the sandbox's own /proc. */
+  private async listeningPortsInside(id: string): Promise<ListeningPort[]> {
+    const result = await this.exec(id, { command: 'cat /proc/net/tcp; echo =; cat /proc/net/tcp6', timeoutMs: 5000, maxOutputBytes: 1024 * 1024 });
+    const [tcp, tcp6 = ''] = result.stdout.toString('utf8').split('\n=\n');
+    const seen = new Set<string>();
+    return [...parseProcNetTcp(tcp, false), ...parseProcNetTcp(tcp6, true)]
+      .filter((port) => !seen.has(`${port.address}|${port.port}`) && seen.add(`${port.address}|${port.port}`))
+      .sort((a, b) => a.port - b.port);
   }
 
   async usage(id: string): Promise<SandboxUsage> {

@@ -12,6 +12,7 @@ const binary = 'runc';
 
 export class RuncDriver implements OciDriver {
   readonly name = 'runc' as const;
+  readonly cachesWritesInSandbox = false;
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
   readonly cli: RuntimeCli;
@@ -43,6 +44,10 @@ export class RuncDriver implements OciDriver {
       },
       cleanup: async () => {},
     };
+  }
+
+  ownNetworkStack(): boolean {
+    return false;
   }
 
   /** CRIU, which runc checkpoints with, does not work on this kernel (docs/runtime.md). */
