@@ -131,6 +131,8 @@ export class SandboxService {
   };
   /** Serializes pause, resume, snapshot copies and restores per sandbox. */
   readonly locks = new SandboxLocks();
+  /** Secret values each sandbox was started with, to mask them even after the secret changes or goes. */
+  private readonly injectedSecrets = new Map<string, string[]>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -191,6 +193,7 @@ export class SandboxService {
         env: { ...input.env, ...secretEnv },
       });
       row.ip = info.ip;
+      if (Object.keys(secretEnv).length) this.injectedSecrets.set(row.id, Object.values(secretEnv));
     } catch (error) {
       await this.enterError(row.id, ['creating'], (error as Error).message);
       if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
@@ -290,6 +293,7 @@ export class SandboxService {
     if (row.status === 'destroyed') return;
     for (const listener of this.destroyListeners) listener(id);
     await this.runtime.destroy(id);
+    this.injectedSecrets.delete(id);
     const now = nowIso();
     await store.updateSandbox(this.db, id, { status: 'destroyed', destroyed_at: now, updated_at: now });
   }
@@ -431,7 +435,15 @@ export class SandboxService {
       }
       const pausedRow = { ...row, status: 'paused', paused_at: now, updated_at: now };
       let snapshot: PauseSnapshot = { snapshot_id: null };
-      for (const listener of this.pauseListeners) snapshot = await listener(pausedRow);
+      for (const listener of this.pauseListeners) {
+        try {
+          snapshot = await listener(pausedRow);
+        } catch (error) {
+          // The pause itself happened; only its snapshot is missing, and the answer says so.
+          this.log.error({ err: error, sandbox_id: id }, 'automatic pause snapshot could not start');
+          snapshot = { snapshot_id: null, snapshot_error: 'the automatic snapshot could not be taken' };
+        }
+      }
       return { row: pausedRow, snapshot };
     });
   }
@@ -511,7 +523,9 @@ export class SandboxService {
   private async maskedForRecording(row: store.SandboxRow, outcome: ExecOutcome): Promise<ExecOutcome> {
     const names = JSON.parse(row.secrets) as string[];
     if (!names.length) return outcome;
-    const values = Object.values(await this.secretValues(row.account_id, names).catch(() => ({})));
+    // After a restart the values come from the store again (a secret deleted meanwhile cannot be masked).
+    const stored = await Promise.all(names.map((name) => this.secretValues(row.account_id, [name]).catch(() => ({}))));
+    const values = [...(this.injectedSecrets.get(row.id) ?? []), ...stored.flatMap((entry) => Object.values(entry))];
     const mask = (text: string) => maskSecretValues(text, values);
     return { ...outcome, output: mask(outcome.output), stdout: mask(outcome.stdout), stderr: mask(outcome.stderr), ...(outcome.error ? { error: mask(outcome.error) } : {}) };
   }
