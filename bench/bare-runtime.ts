@@ -1,6 +1,6 @@
 // Baselines for the sandbox benchmarks: the OCI runtime driven by hand on the same root filesystem,
 // with nothing of Paddock around it (no overlay per sandbox, no disk image, no network namespace).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,7 +102,12 @@ export async function bareContainer(name: RuntimeName, lowerDirs: string[]): Pro
       const checkpointMs = performance.now() - start;
       await cli(['delete', '--force', id]).catch(() => undefined);
       start = performance.now();
-      await cli(['restore', '--detach', '--image-path', image, '--bundle', dir, id]);
+      // The restored sandbox keeps the stdio it was given: hand it none, or waiting for the command waits for it.
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn(binary(name), [...base, 'restore', '--detach', '--image-path', image, '--bundle', dir, id], { cwd: dir, stdio: 'ignore' });
+        child.once('error', reject);
+        child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runsc restore exited with ${code}`))));
+      });
       return { checkpointMs, restoreMs: performance.now() - start };
     },
     async close() {

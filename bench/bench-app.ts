@@ -29,13 +29,24 @@ function templatesDir(template: string): string {
   throw new Error(`template ${template} is not built: run npm run test:all or paddock templates build ${template}`);
 }
 
-export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}): Promise<BenchApp> {
+/** A host network of the bench's own; benchmarks that may run beside another bench pass a different one. */
+export interface BenchNetwork {
+  bridgeName: string;
+  subnet: string;
+  tableName: string;
+  interfacePrefix: string;
+  netnsPrefix: string;
+}
+
+const DEFAULT_BENCH_NETWORK: BenchNetwork = { bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' };
+
+export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}, benchNetwork: BenchNetwork = DEFAULT_BENCH_NETWORK): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
   fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
   const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', ...env });
   const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
-  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' });
+  const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), ...benchNetwork });
   const runtime = createRuntime(runtimeName, { dataDir, network });
   await runtime.init();
   const { app, services } = await buildApp({ config, storage, runtime });

@@ -15,6 +15,8 @@ import type { BenchRow } from './table.js';
 const run = promisify(execFile);
 const ROUNDS = Number(process.env.BENCH_PAUSE_ROUNDS ?? 10);
 const TEMPLATE = 'python-311';
+// Its own host network, so it can run beside the other benchmarks.
+const NETWORK = { bridgeName: 'pdkbsnapbr', subnet: '10.227.0.0/16', tableName: 'paddock_bsnap', interfacePrefix: 'pbs', netnsPrefix: 'pdkbsnap-' };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
@@ -42,11 +44,12 @@ async function apiPauseResume(bench: BenchApp, id: string): Promise<{ pause: num
 }
 
 async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
-  const bench = await startBenchApp(runtimeName, TEMPLATE);
+  const bench = await startBenchApp(runtimeName, TEMPLATE, {}, NETWORK);
   const binary = runtimeName === 'gvisor' ? 'runsc' : 'runc';
   try {
     // `full` network: on gVisor only sandboxes without a network are checkpointed, so this is the freezer path.
     const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'full', cpus: 1, memory_mb: 256, disk_gb: 1 });
+    progress(`freezer on ${runtimeName}`);
     const ours = await apiPauseResume(bench, sandbox.id);
     const root = path.join(bench.dataDir, 'runtime', binary);
     const rawPause: number[] = [];
@@ -61,12 +64,13 @@ async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
       { what: `resume (${runtimeName}, ${freezer}) via API vs raw \`${binary} resume\``, ours: median(ours.resume), baseline: median(rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
     ];
   } finally {
+    await destroyAll(bench);
     await bench.close();
   }
 }
 
 async function checkpointRows(): Promise<BenchRow[]> {
-  const bench = await startBenchApp('gvisor', TEMPLATE);
+  const bench = await startBenchApp('gvisor', TEMPLATE, {}, NETWORK);
   const bare = await bareContainer('gvisor', (await templateLowerDirs(bench.dataDir, TEMPLATE))!);
   try {
     const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 });
@@ -85,12 +89,13 @@ async function checkpointRows(): Promise<BenchRow[]> {
     ];
   } finally {
     await bare.close();
+    await destroyAll(bench);
     await bench.close();
   }
 }
 
 async function snapshotRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
-  const bench = await startBenchApp(runtimeName, TEMPLATE);
+  const bench = await startBenchApp(runtimeName, TEMPLATE, {}, NETWORK);
   try {
     const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 512, disk_gb: 2 });
     const filled = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/exec`, { command: 'head -c 50000000 /dev/urandom > /workspace/random.bin && head -c 50000000 /dev/zero > /workspace/zeros.bin && sync' });
@@ -126,11 +131,19 @@ async function snapshotRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
       { what: `snapshot restore, 100 MB workspace (${runtimeName}, includes restarting the sandbox) via API vs raw \`tar -xzf\``, ours: median(restore), baseline: median(rawUntar), unit: 'ms', better: 'lower' },
     ];
   } finally {
+    await destroyAll(bench);
     await bench.close();
   }
 }
 
+async function destroyAll(bench: BenchApp): Promise<void> {
+  for (const sandbox of await bench.api('GET', '/v1/sandboxes')) await bench.api('DELETE', `/v1/sandboxes/${sandbox.id}`);
+}
+
+const progress = (what: string) => process.stderr.write(`pause bench: ${what}\n`);
+
 export async function benchPause(): Promise<BenchRow[]> {
+  progress('freezer (runc, gvisor), checkpoint (gvisor), snapshots (runc, gvisor)');
   return [
     ...(await freezerRows('runc')),
     ...(await freezerRows('gvisor')),

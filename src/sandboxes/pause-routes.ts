@@ -12,8 +12,8 @@ type Params = { Params: { id: string } };
 
 export function pauseRoutes(service: SandboxService, runtimeName: string) {
   const how = runtimeName === 'gvisor'
-    ? 'On this server (gVisor) the sandbox is paused with `runsc pause` plus the cgroup freezer: memory stays resident on the host, nothing is checkpointed to disk (see docs/runtime.md for why).'
-    : 'On this server (runc) the sandbox is frozen with the cgroup freezer: memory stays resident on the host.';
+    ? 'On this server (gVisor): a sandbox with `network_mode: none` and no command running is checkpointed (`runsc checkpoint`): its memory is written to disk and freed, and resume restores it (`runsc restore`). Sandboxes with a network (runsc cannot checkpoint host networking here), or with an exec still running, are frozen instead (`runsc pause` plus the cgroup freezer; memory stays resident). See docs/runtime.md.'
+    : 'On this server (runc) the sandbox is frozen with the cgroup freezer: memory stays resident on the host (runc\'s checkpoint needs CRIU, which does not work here).';
 
   return async function register(app: FastifyInstance) {
     app.post<Params>('/v1/sandboxes/:id/pause', {

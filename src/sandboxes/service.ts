@@ -487,9 +487,12 @@ export class SandboxService {
     const failed: string[] = [];
     for (const row of await store.sandboxesInStatus(this.db, ['running', 'paused'])) {
       if (this.locks.busy(row.id)) continue;
-      const state = await this.runtime.state(row.id).catch(() => 'stopped' as const);
-      if (state !== 'stopped' || this.locks.busy(row.id)) continue;
-      if (await this.enterError(row.id, ['running', 'paused'], 'sandbox stopped unexpectedly: its processes exited (crashed or killed)')) failed.push(row.id);
+      // Under the sandbox's lock: a checkpoint or restore in progress has no process for a moment.
+      const crashed = await this.locks.run(row.id, async () => {
+        if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
+        return this.enterError(row.id, ['running', 'paused'], 'sandbox stopped unexpectedly: its processes exited (crashed or killed)');
+      });
+      if (crashed) failed.push(row.id);
     }
     return failed;
   }
