@@ -91,7 +91,13 @@ export async function bareContainer(name: RuntimeName, lowerDirs: string[]): Pro
   const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
   const cli = (args: string[]) => run(binary(name), [...base, ...args], { cwd: dir });
   const id = `barepause${process.pid}`;
-  await cli(['run', '--detach', '--bundle', dir, id]);
+  // The sandbox outlives the command holding the stdio it was given: hand it none, or waiting for the command waits for it.
+  const detached = (args: string[]) => new Promise<void>((resolve, reject) => {
+    const child = spawn(binary(name), [...base, ...args], { cwd: dir, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${binary(name)} ${args[0]} exited with ${code}`))));
+  });
+  await detached(['run', '--detach', '--bundle', dir, id]);
   return {
     id,
     cli,
@@ -102,12 +108,7 @@ export async function bareContainer(name: RuntimeName, lowerDirs: string[]): Pro
       const checkpointMs = performance.now() - start;
       await cli(['delete', '--force', id]).catch(() => undefined);
       start = performance.now();
-      // The restored sandbox keeps the stdio it was given: hand it none, or waiting for the command waits for it.
-      await new Promise<void>((resolve, reject) => {
-        const child = spawn(binary(name), [...base, 'restore', '--detach', '--image-path', image, '--bundle', dir, id], { cwd: dir, stdio: 'ignore' });
-        child.once('error', reject);
-        child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runsc restore exited with ${code}`))));
-      });
+      await detached(['restore', '--detach', '--image-path', image, '--bundle', dir, id]);
       return { checkpointMs, restoreMs: performance.now() - start };
     },
     async close() {

@@ -490,6 +490,9 @@ export class SandboxService {
       // Under the sandbox's lock: a checkpoint or restore in progress has no process for a moment.
       const crashed = await this.locks.run(row.id, async () => {
         if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
+        // The runtime's state command can fail for a moment while the container changes state; ask twice.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
         return this.enterError(row.id, ['running', 'paused'], 'sandbox stopped unexpectedly: its processes exited (crashed or killed)');
       });
       if (crashed) failed.push(row.id);
