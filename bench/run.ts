@@ -4,6 +4,7 @@ import { benchBudgets } from './budgets.js';
 import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
 import { benchPipelines } from './pipelines.js';
+import { benchPause } from './pause.js';
 import { benchPreview } from './preview.js';
 import { benchSandboxes } from './sandboxes.js';
 import { benchTerminal } from './terminal.js';
@@ -18,6 +19,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   budgets: { title: 'Budgets: sweep pass vs its raw reads, and enforcement on runc vs the runtime destroy (same run)', run: benchBudgets },
   evals: { title: 'Evals and A2A delegation: scenario runs vs the sandbox API, the a2a stage vs the SDK client (same run)', run: benchEvals },
   pipelines: { title: 'Pipelines: engine overhead per command stage and time to first stage (runc, SQLite, same run)', run: benchPipelines },
+  pause: { title: 'Pause/resume vs the raw runtime (freezer, gVisor checkpoint) and snapshots of a 100 MB workspace vs plain tar (same run)', run: benchPause },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
 };
 

@@ -39,6 +39,13 @@ import type { EvalService } from './evals/service.js';
 import { registerPipelines, type PipelinesFeature } from './pipelines/plugin.js';
 import { createA2aStage } from './pipelines/stages/a2a.js';
 import { createEvalStage } from './pipelines/stages/eval.js';
+import { SandboxMonitor } from './sandboxes/monitor.js';
+import { pauseRoutes } from './sandboxes/pause-routes.js';
+import { registerSnapshots } from './sandboxes/snapshots/plugin.js';
+import type { SnapshotService } from './sandboxes/snapshots/service.js';
+import { loadSecretsKey } from './secrets/key.js';
+import { secretRoutes } from './secrets/routes.js';
+import { SecretService } from './secrets/service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -60,6 +67,9 @@ export interface AppServices {
   /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
   evals: EvalService;
   pipelines: PipelinesFeature;
+  secrets: SecretService;
+  /** Present when the app was built with a runtime. */
+  snapshots: SnapshotService | null;
 }
 
 export interface BuiltApp {
@@ -137,8 +147,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
 
+  const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
+  const secrets = new SecretService(storage.db, secretsKey);
+  await app.register(secretRoutes(secrets));
+
   let sandboxes: SandboxService | null = null;
   let budgets: BudgetSweeper | null = null;
+  let snapshots: SnapshotService | null = null;
   if (runtime) {
     sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts, spend, new SandboxEndings(alerts, spend, outbox));
     await sandboxes.reconcile();
@@ -157,6 +172,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
     await app.register(terminalRoutes(sandboxes, runtime, config));
     app.addHook('onClose', async () => sandboxes!.settled());
+    const service = sandboxes;
+    service.useSecretValues((accountId, names, field) => secrets.values(accountId, names, field));
+    snapshots = await registerSnapshots(app, { config, db: storage.db, dialect: storage.dialect, runtime, sandboxes: service, secretsKey });
+    await app.register(pauseRoutes(service, runtime.name));
+    const monitor = new SandboxMonitor(service, app.log);
+    app.addHook('onReady', async () => monitor.start());
+    app.addHook('onClose', async () => monitor.stop());
   }
 
   const evals = await registerEvals(app, {
@@ -176,5 +198,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     },
   });
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, snapshots } };
 }

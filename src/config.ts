@@ -72,6 +72,20 @@ export interface Config {
     /** Port of the state gateway on the sandbox bridge address (commands read/write their run's state); 0 turns it off. */
     stateGatewayPort: number;
   };
+  /** 32-byte key (PADDOCK_SECRETS_KEY) that encrypts account secrets and signs snapshot download URLs;
+   * null: one is generated into `<dataDir>/keys/secrets.key` on first start (single node only). */
+  secretsKey: Buffer | null;
+  /** Base URL clients reach this server at (PADDOCK_PUBLIC_URL), for links such as snapshot downloads;
+   * null: taken from the request's Host header. */
+  publicUrl: string | null;
+  snapshots: {
+    /** Where the local snapshot store keeps archives. */
+    dir: string;
+    perSandbox: number;
+    maxBytes: number;
+    accountMaxBytes: number;
+    downloadUrlTtlSeconds: number;
+  };
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -180,6 +194,15 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       pollIntervalMs: integer('PADDOCK_PIPELINE_POLL_INTERVAL_MS', env.PADDOCK_PIPELINE_POLL_INTERVAL_MS, 250, 10, 60_000),
       stateGatewayPort: integer('PADDOCK_STATE_GATEWAY_PORT', env.PADDOCK_STATE_GATEWAY_PORT, 7071, 0, 65535),
     },
+    secretsKey: secretsKey(env.PADDOCK_SECRETS_KEY),
+    publicUrl: publicUrl(env.PADDOCK_PUBLIC_URL),
+    snapshots: {
+      dir: path.resolve(env.PADDOCK_SNAPSHOT_DIR || path.join(flags.data ?? env.PADDOCK_DATA ?? './data', 'snapshots')),
+      perSandbox: integer('PADDOCK_SNAPSHOTS_PER_SANDBOX', env.PADDOCK_SNAPSHOTS_PER_SANDBOX, 20, 1, 10_000),
+      maxBytes: integer('PADDOCK_SNAPSHOT_MAX_BYTES', env.PADDOCK_SNAPSHOT_MAX_BYTES, 2 * 1024 ** 3, 1, 2 ** 50),
+      accountMaxBytes: integer('PADDOCK_SNAPSHOT_ACCOUNT_MAX_BYTES', env.PADDOCK_SNAPSHOT_ACCOUNT_MAX_BYTES, 10 * 1024 ** 3, 1, 2 ** 52),
+      downloadUrlTtlSeconds: integer('PADDOCK_SNAPSHOT_URL_TTL_SECONDS', env.PADDOCK_SNAPSHOT_URL_TTL_SECONDS, 900, 1, 7 * 86_400),
+    },
   };
 }
 
@@ -189,6 +212,25 @@ function decimal(name: string, raw: string | undefined, fallback: number, min: n
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function secretsKey(raw: string | undefined): Buffer | null {
+  if (raw === undefined || raw === '') return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError('PADDOCK_SECRETS_KEY must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)');
+  return key;
+}
+
+function publicUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PADDOCK_PUBLIC_URL must be a URL such as https://paddock.example.com, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PADDOCK_PUBLIC_URL must start with http:// or https://');
+  return raw.replace(/\/+$/, '');
 }
 
 function flag(name: string, raw: string | undefined, fallback: boolean): boolean {

@@ -38,6 +38,8 @@ export interface SandboxPaths {
   stateFile: string;
   /** Holds the host end of the agent's socket; the sandbox sees it read-only at /.paddock/run. */
   agentDir: string;
+  /** A gVisor memory checkpoint of a paused sandbox. */
+  checkpointDir: string;
 }
 
 export function sandboxPaths(dataDir: string, id: string): SandboxPaths {
@@ -53,5 +55,6 @@ export function sandboxPaths(dataDir: string, id: string): SandboxPaths {
     bundleDir: path.join(dir, 'bundle'),
     stateFile: path.join(dir, 'sandbox.json'),
     agentDir: path.join(dir, 'agent'),
+    checkpointDir: path.join(dir, 'checkpoint'),
   };
 }

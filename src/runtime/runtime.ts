@@ -82,6 +82,16 @@ export interface ReconcileResult {
   cleaned: string[];
 }
 
+/** What the runtime sees of a sandbox right now; `stopped` means its processes are gone (crashed or killed). */
+export type SandboxState = 'running' | 'paused' | 'stopped';
+
+export interface FilesystemSnapshot {
+  /** Size of the `.tar.gz` archive written. */
+  sizeBytes: number;
+  /** How long the sandbox was frozen for the copy (0 when it was paused already). */
+  frozenMs: number;
+}
+
 export interface SandboxRuntime {
   readonly name: RuntimeName;
   /** One-time host preparation (bridge, nftables base rules, directories). Idempotent. */
@@ -91,8 +101,21 @@ export interface SandboxRuntime {
   create(spec: SandboxSpec): Promise<SandboxInfo>;
   exec(id: string, request: ExecRequest): Promise<ExecResult>;
   openPty(id: string, request: PtyRequest): Promise<PtyProcess>;
+  /** Freezes every process (no CPU); memory stays as it is. Survives a server restart. */
   pause(id: string): Promise<void>;
   resume(id: string): Promise<void>;
+  /**
+   * Writes the sandbox's filesystem changes (relative to its template) to `archiveFile` as a `.tar.gz`.
+   * A running sandbox is frozen only while its files are copied; a paused one stays paused.
+   */
+  snapshotFilesystem(id: string, archiveFile: string): Promise<FilesystemSnapshot>;
+  /**
+   * Replaces the sandbox's filesystem with the template plus the changes in `archiveFile`: every process
+   * is stopped, the files are swapped, and the sandbox starts again (same id, network, address and env).
+   */
+  restoreFilesystem(id: string, archiveFile: string): Promise<void>;
+  /** Cheap enough to call every few seconds per sandbox: whether its processes are still there. */
+  state(id: string): Promise<SandboxState>;
   listeningPorts(id: string): Promise<ListeningPort[]>;
   usage(id: string): Promise<SandboxUsage>;
   destroy(id: string): Promise<void>;

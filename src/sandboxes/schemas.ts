@@ -59,17 +59,36 @@ export const CreateSandboxBody = Type.Object(
       }),
     ),
     init_script: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in /workspace after clone, packages and agents; up to 10 minutes.' })),
-    timeout: Type.Optional(Type.Integer({ minimum: 10, maximum: 2_592_000, description: 'Idle seconds before the sandbox is paused automatically.' })),
+    timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_592_000, description: 'Idle seconds before the sandbox is paused automatically (with an automatic snapshot and an `idle_timeout` alert, severity info). Activity is exec, files, git, terminal input/output and preview traffic; checked every second.' })),
     packages: Type.Optional(Strings({ maxItems: 100, maxLength: 214, pattern: '^[A-Za-z0-9@][A-Za-z0-9@._/:=<>!~^+-]*$' })),
     agents: Type.Optional(Type.Array(Type.Union(AGENT_NAMES.map((name) => Type.Literal(name))), { maxItems: 3, uniqueItems: true })),
+    resources: Type.Optional(
+      Type.Object(
+        {
+          cpu: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8, description: 'CPU cores; a fraction is rounded up to whole cores (`cpus`).' })),
+          memory: Type.Optional(Type.Number({ minimum: 0.125, maximum: 8, description: 'Memory in GiB (as Daytona\'s `resources.memory`); becomes `memory_mb` = memory × 1024, rounded.' })),
+        },
+        {
+          additionalProperties: false,
+          description: 'Batch-style sizing, another way to say `cpus` and `memory_mb`. When both are sent, `cpus` and `memory_mb` win; the sandbox record shows only the resulting `cpus` and `memory_mb`.',
+        },
+      ),
+    ),
+    secrets: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' }), {
+        maxItems: 50,
+        uniqueItems: true,
+        description: 'Names of account secrets (PUT /v1/secrets/{name}) injected as environment variables of the same name into every process (over `env`). An unknown name is a 400. The sandbox record lists the names, never the values; values are masked as `***` in recorded command output.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type CreateSandboxInput = Static<typeof CreateSandboxBody>;
 
-const Status = Type.String({
-  enum: ['creating', 'running', 'paused', 'error', 'destroyed'],
-  description: '`creating` while set-up steps (clone, packages, agents, init_script) run; then `running`, or `error` with `error` saying which step failed. `destroyed` after DELETE.',
+export const Status = Type.String({
+  enum: ['creating', 'running', 'paused', 'restoring', 'error', 'destroyed'],
+  description: '`creating` while set-up steps (clone, packages, agents, init_script) run; then `running`, or `error` with `error` saying which step failed. `paused`: every process frozen (no CPU, no compute charge), after POST …/pause or the idle timeout; POST …/resume makes it `running` again. `restoring` while a snapshot is being restored into it (a few seconds). `error` also when its processes crash or the runtime reports it broken (`error` says why; alert `sandbox_error`). `destroyed` after DELETE.',
 });
 
 export const SandboxListItem = Type.Object({
@@ -128,6 +147,8 @@ export const Sandbox = Type.Object(
     last_activity_at: Type.String({ format: 'date-time' }),
     destroyed_at: Nullable(Type.String({ format: 'date-time' })),
     destroyed_reason: Type.Union([Type.Literal('deleted'), Type.Literal('budget_exceeded'), Type.Null()], { description: '`deleted` (DELETE) or `budget_exceeded` once destroyed; null before.' }),
+    secrets: Type.Array(Type.String(), { description: 'Names of the account secrets injected; never their values.' }),
+    paused_at: Nullable(Type.String({ format: 'date-time', description: 'When the sandbox was paused; null unless `paused`.' })),
   },
   { $id: 'Sandbox' },
 );

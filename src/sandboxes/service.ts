@@ -6,7 +6,7 @@ import type { Config, Plan } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
-import { Invalid, LimitExceeded, NotFound } from '../core/errors.js';
+import { Conflict, Invalid, LimitExceeded, NotFound } from '../core/errors.js';
 import { startMetering, stopMetering } from '../billing/metering/service.js';
 import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
 import { newId } from '../core/ids.js';
@@ -19,6 +19,8 @@ import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
 import { validateCallbackUrls } from './callbacks/urls.js';
 import type { SandboxEndings } from './endings.js';
+import { maskSecretValues } from '../secrets/mask.js';
+import { SandboxLocks } from './sandbox-locks.js';
 import { setupSteps } from './setup-steps.js';
 import * as store from './store.js';
 import { sandboxView } from './views.js';
@@ -102,12 +104,41 @@ function effectiveAllowlist(input: CreateSandboxInput): string[] {
   return entries;
 }
 
+/** Decrypted values of the named account secrets; throws a 400 naming `field` for unknown names. */
+export type SecretValues = (accountId: string, names: readonly string[], field?: string) => Promise<Record<string, string>>;
+
+/** Hears of a pause right after it happened (the sandbox is frozen): the automatic snapshot. */
+export type PauseListener = (row: store.SandboxRow) => Promise<PauseSnapshot>;
+export interface PauseSnapshot {
+  snapshot_id: string | null;
+  /** Why no automatic snapshot was taken (a snapshot limit), when none was. */
+  snapshot_error?: string;
+}
+
+export type PauseReason = 'request' | 'idle_timeout';
+
+/** `cpus` and `memory_mb` win over `resources`; a fractional cpu is rounded up to whole cores. */
+export function effectiveSizing(input: CreateSandboxInput): { cpus: number; memoryMb: number } {
+  const cpus = input.cpus ?? (input.resources?.cpu !== undefined ? Math.ceil(input.resources.cpu) : 2);
+  const memoryMb = input.memory_mb ?? (input.resources?.memory !== undefined ? Math.round(input.resources.memory * 1024) : 512);
+  return { cpus, memoryMb };
+}
+
 export class SandboxService {
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
   private readonly pending = new Set<Promise<void>>();
   private readonly destroyListeners: ((id: string) => void)[] = [];
   private readonly meteringListeners: ((row: store.SandboxRow) => void)[] = [];
   private readonly execListeners: ((record: ExecRecord) => Promise<void>)[] = [];
+  private readonly pauseListeners: PauseListener[] = [];
+  private secretValues: SecretValues = async (_accountId, names, field = 'body.secrets') => {
+    if (names.length) throw new Invalid(field, 'cannot be used: this server has no secrets store');
+    return {};
+  };
+  /** Serializes pause, resume, snapshot copies and restores per sandbox. */
+  readonly locks = new SandboxLocks();
+  /** Secret values each sandbox was started with, to mask them even after the secret changes or goes. */
+  private readonly injectedSecrets = new Map<string, string[]>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -127,6 +158,8 @@ export class SandboxService {
   async create(principal: Principal, input: CreateSandboxInput) {
     validateCombination(input, this.outboundPolicy);
     await this.requireReadyTemplate(input.template);
+    const secretEnv = await this.secretValues(principal.accountId, input.secrets ?? []);
+    const sizing = effectiveSizing(input);
     const now = nowIso();
     const row: store.SandboxRow = {
       id: newId('sbx'),
@@ -135,8 +168,8 @@ export class SandboxService {
       error: null,
       runtime: this.runtime.name,
       template: input.template,
-      cpus: input.cpus ?? 2,
-      memory_mb: input.memory_mb ?? 512,
+      cpus: sizing.cpus,
+      memory_mb: sizing.memoryMb,
       disk_gb: input.disk_gb ?? 5,
       network_mode: input.network_mode ?? 'full',
       allowlist: JSON.stringify(input.allowlist ?? []),
@@ -160,6 +193,8 @@ export class SandboxService {
       destroyed_reason: null,
       budget_alerts_raised: 0,
       completed_at: null,
+      secrets: JSON.stringify(input.secrets ?? []),
+      paused_at: null,
     };
     await this.insertWithinPlan(principal.plan, row);
 
@@ -172,12 +207,13 @@ export class SandboxService {
         diskGb: row.disk_gb,
         networkMode: input.network_mode ?? 'full',
         allowlist: effectiveAllowlist(input),
-        env: input.env ?? {},
+        env: { ...input.env, ...secretEnv },
       });
       row.ip = info.ip;
       // Charged from the moment its processes run, set-up included.
       await startMetering(this.db, row, nowIso());
       for (const listener of this.meteringListeners) listener(row);
+      if (Object.keys(secretEnv).length) this.injectedSecrets.set(row.id, Object.values(secretEnv));
     } catch (error) {
       await this.enterError(row.id, ['creating'], (error as Error).message);
       if (error instanceof TemplateNotReady) throw new Invalid('body.template', `${error.template} is not ready on this server: ${error.howToFix}`);
@@ -311,6 +347,7 @@ export class SandboxService {
       if (row.status === 'running' || row.status === 'creating') await startMetering(this.db, row, decidedAt);
       throw error;
     }
+    this.injectedSecrets.delete(id);
     const now = nowIso();
     const ended = await this.db.transaction().execute(async (trx) => {
       const moved = await store.transitionSandbox(trx, id, ['creating', 'running', 'paused', 'error'], { status: 'destroyed', destroyed_at: now, updated_at: now, destroyed_reason: reason });
@@ -331,12 +368,13 @@ export class SandboxService {
   /** `signal` (for callers inside the server, such as eval runs) kills the command when it aborts. */
   async exec(accountId: string, id: string, input: ExecInput, stream?: { onStdout(chunk: Buffer): void; onStderr(chunk: Buffer): void }, signal?: AbortSignal): Promise<ExecOutcome> {
     const row = await this.get(accountId, id);
-    if (row.status !== 'running') return infrastructureFailure(`sandbox is ${row.status}${row.status === 'creating' ? ' (set-up is still running)' : ''}`);
+    if (row.status !== 'running') return infrastructureFailure(notRunningMessage(row));
     await this.recordActivity(id);
     const outcome = await this.runExec(id, input, stream, signal);
+    const recorded = this.execListeners.length ? await this.maskedForRecording(row, outcome) : outcome;
     for (const listener of this.execListeners) {
       try {
-        await listener({ accountId, sandboxId: id, command: input.command, outcome });
+        await listener({ accountId, sandboxId: id, command: input.command, outcome: recorded });
       } catch (error) {
         this.log.error({ err: error, sandbox_id: id }, 'recording an exec failed');
       }
@@ -381,7 +419,7 @@ export class SandboxService {
   /** Runs a command for another part of the API (files, git) with the same not-running rules as exec. */
   async runInternal(accountId: string, id: string, request: { command: string; stdin?: Buffer; maxOutputBytes: number; timeoutMs?: number }) {
     const row = await this.get(accountId, id);
-    if (row.status !== 'running') throw new SandboxUnavailable(row.status);
+    if (row.status !== 'running') throw new SandboxUnavailable(notRunningMessage(row));
     await this.recordActivity(id);
     try {
       return await this.runtime.exec(id, { command: request.command, stdin: request.stdin, timeoutMs: request.timeoutMs ?? 60_000, maxOutputBytes: request.maxOutputBytes });
@@ -419,11 +457,167 @@ export class SandboxService {
     for (const row of known.filter((r) => r.status === 'creating' && !result.dead.includes(r.id))) {
       await this.enterError(row.id, ['creating'], 'the server restarted during set-up');
     }
+    // Nor can a restore: its filesystem may be half swapped.
+    for (const row of known.filter((r) => r.status === 'restoring' && !result.dead.includes(r.id))) {
+      await this.enterError(row.id, ['restoring'], 'the server restarted while a snapshot was being restored');
+    }
     // A running sandbox is metered even if the server stopped between closing its interval and
     // destroying it (a no-op for the usual open interval).
     const now = nowIso();
     for (const row of known.filter((r) => r.status === 'running' && result.alive.includes(r.id))) await startMetering(this.db, row, now);
     this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
+  }
+
+  /** The secrets store, when the server has one (app.ts wires it). */
+  useSecretValues(values: SecretValues): void {
+    this.secretValues = values;
+  }
+
+  /** Snapshots hook in here to take the automatic snapshot of a pause. */
+  onPause(listener: PauseListener): void {
+    this.pauseListeners.push(listener);
+  }
+
+  /**
+   * running → paused: every process frozen, no CPU (and so no compute charge), then the automatic snapshot.
+   * Pausing a paused sandbox changes nothing. The status change is the moment compute stops.
+   */
+  async pause(accountId: string, id: string, reason: PauseReason = 'request'): Promise<{ row: store.SandboxRow; snapshot: PauseSnapshot | null }> {
+    return this.locks.run(id, async () => {
+      const row = await this.get(accountId, id);
+      if (row.status === 'paused') return { row, snapshot: null };
+      if (row.status !== 'running') throw new Conflict(`sandbox is ${row.status}; only a running sandbox can be paused`, 'sandbox_not_running');
+      try {
+        await this.runtime.pause(id);
+      } catch (error) {
+        await this.failIfGone(id, error);
+        throw error;
+      }
+      const now = nowIso();
+      // The sandbox stops using compute here: its interval closes with the status change.
+      const paused = await this.db.transaction().execute(async (trx) => {
+        const moved = await store.transitionSandbox(trx, id, ['running'], { status: 'paused', paused_at: now, updated_at: now });
+        if (moved) await stopMetering(trx, id, now);
+        if (moved && reason === 'idle_timeout') {
+          await this.alerts.raise(
+            { accountId, type: 'idle_timeout', resource: { kind: 'sandbox', id }, sandboxId: id, message: `Sandbox ${id} was paused after ${row.timeout} s without activity`, details: { timeout: row.timeout, last_activity_at: row.last_activity_at } },
+            { db: trx },
+          );
+        }
+        return moved;
+      });
+      if (!paused) {
+        // Destroyed or failed meanwhile: leave it as the other change left it.
+        await this.runtime.resume(id).catch(() => {});
+        throw new Conflict('sandbox changed state while being paused; try again', 'sandbox_not_running');
+      }
+      const pausedRow = { ...row, status: 'paused', paused_at: now, updated_at: now };
+      let snapshot: PauseSnapshot = { snapshot_id: null };
+      for (const listener of this.pauseListeners) {
+        try {
+          snapshot = await listener(pausedRow);
+        } catch (error) {
+          // The pause itself happened; only its snapshot is missing, and the answer says so.
+          this.log.error({ err: error, sandbox_id: id }, 'automatic pause snapshot could not start');
+          snapshot = { snapshot_id: null, snapshot_error: 'the automatic snapshot could not be taken' };
+        }
+      }
+      return { row: pausedRow, snapshot };
+    });
+  }
+
+  /** paused → running. Resuming a running sandbox changes nothing. Waits for the automatic snapshot's copy. */
+  async resume(accountId: string, id: string): Promise<store.SandboxRow> {
+    return this.locks.run(id, async () => {
+      const row = await this.get(accountId, id);
+      if (row.status === 'running') return row;
+      if (row.status !== 'paused') throw new Conflict(`sandbox is ${row.status}; only a paused sandbox can be resumed`, 'sandbox_not_paused');
+      try {
+        await this.runtime.resume(id);
+      } catch (error) {
+        await this.failIfGone(id, error);
+        throw error;
+      }
+      const now = nowIso();
+      // A fresh activity time, or the idle timeout would pause it at once. Compute is charged again from here.
+      const resumed = { ...row, status: 'running', paused_at: null, updated_at: now, last_activity_at: now };
+      await this.db.transaction().execute(async (trx) => {
+        if (await store.transitionSandbox(trx, id, ['paused'], { status: 'running', paused_at: null, updated_at: now, last_activity_at: now })) {
+          await startMetering(trx, resumed, now);
+        }
+      });
+      for (const listener of this.meteringListeners) listener(resumed);
+      return resumed;
+    });
+  }
+
+  /** Running sandboxes with a `timeout` that have seen no activity for that long: paused, with an `idle_timeout` alert. */
+  async pauseIdle(now = Date.now()): Promise<string[]> {
+    const paused: string[] = [];
+    for (const row of await store.idleCandidates(this.db)) {
+      if (row.timeout === null || Date.parse(row.last_activity_at) + row.timeout * 1000 > now || this.locks.busy(row.id)) continue;
+      try {
+        await this.pause(row.account_id, row.id, 'idle_timeout');
+        paused.push(row.id);
+      } catch (error) {
+        this.log.warn({ err: error, sandbox_id: row.id }, 'could not pause an idle sandbox');
+      }
+    }
+    return paused;
+  }
+
+  /** Running and paused sandboxes whose processes are gone (crashed, killed, OOM): `error` with `sandbox_error`. */
+  async failCrashed(): Promise<string[]> {
+    const failed: string[] = [];
+    for (const row of await store.sandboxesInStatus(this.db, ['running', 'paused'])) {
+      if (this.locks.busy(row.id)) continue;
+      // Under the sandbox's lock: a checkpoint or restore in progress has no process for a moment.
+      const crashed = await this.locks.run(row.id, async () => {
+        if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
+        // The runtime's state command can fail for a moment while the container changes state; ask twice.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
+        return this.enterError(row.id, ['running', 'paused'], 'sandbox stopped unexpectedly: its processes exited (crashed or killed)');
+      });
+      if (crashed) failed.push(row.id);
+    }
+    return failed;
+  }
+
+  private async failIfGone(id: string, error: unknown): Promise<void> {
+    if (error instanceof SandboxNotFound || (await this.runtime.state(id).catch(() => 'stopped')) === 'stopped') {
+      await this.markLost(id, (error as Error).message);
+    }
+  }
+
+  /** Marks a sandbox `restoring` for the duration of `work` (exec and files answer that it is busy). */
+  async whileRestoring<T>(accountId: string, id: string, work: (row: store.SandboxRow) => Promise<T>): Promise<T> {
+    return this.locks.run(id, async () => {
+      const row = await this.get(accountId, id);
+      if (row.status !== 'running') throw new Conflict(`sandbox is ${row.status}; a snapshot restores only into a running sandbox${row.status === 'paused' ? ' (resume it first)' : ''}`, 'sandbox_not_running');
+      if (!(await store.transitionSandbox(this.db, id, ['running'], { status: 'restoring', updated_at: nowIso() }))) {
+        throw new Conflict('sandbox changed state; try again', 'sandbox_not_running');
+      }
+      try {
+        const result = await work(row);
+        const now = nowIso();
+        await store.transitionSandbox(this.db, id, ['restoring'], { status: 'running', updated_at: now, last_activity_at: now });
+        return result;
+      } catch (error) {
+        await this.enterError(id, ['restoring'], `restoring a snapshot failed: ${(error as Error).message}`);
+        throw error;
+      }
+    });
+  }
+
+  private async maskedForRecording(row: store.SandboxRow, outcome: ExecOutcome): Promise<ExecOutcome> {
+    const names = JSON.parse(row.secrets) as string[];
+    if (!names.length) return outcome;
+    // After a restart the values come from the store again (a secret deleted meanwhile cannot be masked).
+    const stored = await Promise.all(names.map((name) => this.secretValues(row.account_id, [name]).catch(() => ({}))));
+    const values = [...(this.injectedSecrets.get(row.id) ?? []), ...stored.flatMap((entry) => Object.values(entry))];
+    const mask = (text: string) => maskSecretValues(text, values);
+    return { ...outcome, output: mask(outcome.output), stdout: mask(outcome.stdout), stderr: mask(outcome.stderr), ...(outcome.error ? { error: mask(outcome.error) } : {}) };
   }
 
   /** The sandbox as GET answers it, with what it has spent so far. */
@@ -433,6 +627,20 @@ export class SandboxService {
 
   async spendOf(id: string): Promise<SandboxSpend> {
     return this.spend.ofOne(id);
+  }
+}
+
+/** What exec, files and git answer for a sandbox that is not running. */
+export function notRunningMessage(row: store.SandboxRow): string {
+  switch (row.status) {
+    case 'creating':
+      return 'sandbox is creating (set-up is still running)';
+    case 'paused':
+      return `sandbox is paused; resume it with POST /v1/sandboxes/${row.id}/resume`;
+    case 'restoring':
+      return 'sandbox is restoring a snapshot; try again in a moment';
+    default:
+      return `sandbox is ${row.status}`;
   }
 }
 

@@ -5,7 +5,7 @@ import type { Database, SandboxesTable } from '../core/db/schema.js';
 export type SandboxRow = Selectable<SandboxesTable>;
 
 /** Statuses that hold resources and count against the plan's concurrency limit. */
-export const LIVE_STATUSES = ['creating', 'running', 'paused'] as const;
+export const LIVE_STATUSES = ['creating', 'running', 'paused', 'restoring'] as const;
 
 export function insertSandbox(db: Kysely<Database>, row: SandboxRow) {
   return db.insertInto('sandboxes').values(row).execute();
@@ -85,4 +85,9 @@ export async function markBudgetAlertsRaised(db: Kysely<Database>, id: string, b
     .set((eb) => ({ budget_alerts_raised: sql<number>`${eb.ref('budget_alerts_raised')} | ${bits}` }))
     .where('id', '=', id)
     .execute();
+}
+
+/** Running sandboxes that have an idle timeout; the caller compares `last_activity_at` with it. */
+export function idleCandidates(db: Kysely<Database>) {
+  return db.selectFrom('sandboxes').selectAll().where('status', '=', 'running').where('timeout', 'is not', null).execute();
 }

@@ -36,6 +36,8 @@ export function sandboxView(row: SandboxRow, spend: SandboxSpend) {
     last_activity_at: row.last_activity_at,
     destroyed_at: row.destroyed_at,
     destroyed_reason: row.destroyed_reason,
+    secrets: JSON.parse(row.secrets) as string[],
+    paused_at: row.paused_at,
   };
 }
 

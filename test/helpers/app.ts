@@ -51,8 +51,9 @@ export interface TestApp {
   signup(overrides?: { email?: string; password?: string; name?: string }): Promise<{ key: string; account: any; email: string; password: string }>;
   /** Signs up an account on `plan`; the returned key is minted after the plan change, so it sees the plan at once. */
   signupOnPlan(plan: 'free' | 'pro' | 'team' | 'enterprise'): Promise<{ key: string; account: any }>;
-  /** `keepData` leaves the data directory and database for an app started later with `reuse`. */
-  close(options?: { keepData?: boolean }): Promise<void>;
+  /** `keepData` leaves the data directory and database for an app started later with `reuse`;
+   * `keepSandboxes` also leaves the sandboxes running (a server restart). */
+  close(options?: { keepData?: boolean; keepSandboxes?: boolean }): Promise<void>;
 }
 
 let counter = 0;
@@ -171,8 +172,8 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       const minted = await request('POST', '/v1/account/keys', { token: key, body: { name: `on-${plan}` } });
       return { key: minted.body.key as string, account: { ...account, plan } };
     },
-    async close({ keepData = false } = {}) {
-      if (runtime && services.sandboxes) {
+    async close({ keepData = false, keepSandboxes = false } = {}) {
+      if (runtime && services.sandboxes && !keepSandboxes) {
         await services.sandboxes.settled();
         const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
         for (const row of live) await services.sandboxes.destroy(row.account_id, row.id);

@@ -5,9 +5,10 @@ import * as sandboxes from './migrations/0002_sandboxes.js';
 import * as ports from './migrations/0003_ports.js';
 import * as sessions from './migrations/0004_sessions.js';
 import * as alerts from './migrations/0005_alerts.js';
+import * as snapshots from './migrations/0006_snapshots.js';
 import * as metering from './migrations/0007_metering.js';
-import * as evals from './migrations/0009_evals.js';
 import * as pipelines from './migrations/0008_pipelines.js';
+import * as evals from './migrations/0009_evals.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -15,9 +16,10 @@ const migrations: Record<string, Migration> = {
   '0003_ports': ports,
   '0004_sessions': sessions,
   '0005_alerts': alerts,
+  '0006_snapshots': snapshots,
   '0007_metering': metering,
-  '0009_evals': evals,
   '0008_pipelines': pipelines,
+  '0009_evals': evals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -72,6 +72,9 @@ export interface SandboxesTable {
   budget_alerts_raised: number;
   /** When the sandbox ended (destroyed or error) and its `on_complete` callback was queued. */
   completed_at: string | null;
+  /** JSON array of account secret names injected as environment variables. */
+  secrets: string;
+  paused_at: string | null;
 }
 
 /** A TCP port inside a sandbox: listening now, or protected ahead of (or between) listening. */
@@ -408,6 +411,8 @@ export interface Database {
   pipeline_run_state: PipelineRunStateTable;
   pipeline_run_sandboxes: PipelineRunSandboxesTable;
   pipeline_run_events: PipelineRunEventsTable;
+  snapshots: SnapshotsTable;
+  account_secrets: AccountSecretsTable;
 }
 
 export interface EvalScenariosTable {
@@ -463,4 +468,31 @@ export interface EvalSandboxesTable {
   sandbox_id: string;
   account_id: string;
   created_at: string;
+}
+
+/** A point-in-time copy of a sandbox's filesystem changes, kept in the snapshot store under `storage_key`. */
+export interface SnapshotsTable {
+  id: string;
+  account_id: string;
+  sandbox_id: string;
+  /** The sandbox's template: a snapshot holds changes relative to it, so it restores only onto the same one. */
+  template: string;
+  name: string;
+  /** `manual` (POST …/snapshots) or `pause` (taken automatically when the sandbox was paused). */
+  kind: string;
+  /** `creating`, `completed` or `failed`. */
+  status: string;
+  error: string | null;
+  size_bytes: number | string;
+  storage_key: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AccountSecretsTable {
+  account_id: string;
+  name: string;
+  ciphertext: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -15,7 +15,7 @@ export class AgentEndpoint {
   private readonly idle: net.Socket[] = [];
   private readonly waiting: ((socket: net.Socket | null) => void)[] = [];
   /** Every connection still open, idle or running a command: closing the endpoint cuts them all. */
-  private readonly connections = new Set<net.Socket>();
+  private readonly open = new Set<net.Socket>();
   private closed = false;
 
   private constructor(readonly socketPath: string) {
@@ -65,18 +65,23 @@ export class AgentEndpoint {
     for (const take of this.waiting.splice(0)) take(null);
     this.idle.length = 0;
     // server.close() waits for open connections, and one running a command stays open until it ends.
-    for (const socket of this.connections) socket.destroy();
+    for (const socket of this.open) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     await rm(this.socketPath, { force: true });
   }
 
+  /** Connections handed out to commands that have not ended yet. */
+  get busyConnections(): number {
+    return this.open.size - this.idle.length;
+  }
+
   private offer(socket: net.Socket): void {
+    this.open.add(socket);
+    socket.once('close', () => this.open.delete(socket));
     if (this.closed) {
       socket.destroy();
       return;
     }
-    this.connections.add(socket);
-    socket.once('close', () => this.connections.delete(socket));
     const take = this.waiting.shift();
     if (take) {
       take(socket);

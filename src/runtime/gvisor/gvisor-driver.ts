@@ -6,13 +6,16 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { run, runDetached } from '../host/command.js';
 import { processAlive } from '../host/process-tree.js';
+import { setCgroupFrozen } from '../host/cgroups.js';
 import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
+import type { NetworkMode } from '../runtime.js';
 import { envFlags, RuntimeCli } from '../oci/runtime-cli.js';
 
 const binary = 'runsc';
 
 export class GvisorDriver implements OciDriver {
   readonly name = 'gvisor' as const;
+  readonly cachesWritesInSandbox = true;
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
   readonly cli: RuntimeCli;
@@ -25,11 +28,42 @@ export class GvisorDriver implements OciDriver {
     await mkdir(this.root, { recursive: true, mode: 0o700 });
   }
 
-  async start(id: string, bundleDir: string, netnsPath: string): Promise<void> {
-    // nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
-    // --host-uds=open lets the agent connect to the host's socket in its bind mount; the sandbox cannot create host sockets.
-    await runDetached('nsenter', [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, '--network=host',
-      '--overlay2=none', '--host-uds=open', 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
+  async start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void> {
+    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'run', '--detach', '--bundle', bundleDir, id],
+      path.join(bundleDir, 'start.log'), 60_000);
+  }
+
+  /**
+   * nsenter changes only the network namespace; `ip netns exec` would also remount /sys and break cgroups.
+   * --host-uds=open lets the agent connect to the host's socket in its bind mount; the sandbox cannot create host sockets.
+   * A `none` sandbox gets gVisor's own loopback-only netstack (--network=none) instead of the namespace's
+   * devices: `runsc checkpoint` refuses host networking, and `none` needs nothing from the namespace.
+   */
+  private runArgs(netnsPath: string, networkMode: NetworkMode): string[] {
+    return [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, networkMode === 'none' ? '--network=none' : '--network=host',
+      '--overlay2=none', '--host-uds=open'];
+  }
+
+  ownNetworkStack(networkMode: NetworkMode): boolean {
+    return networkMode === 'none';
+  }
+
+  canCheckpoint(networkMode: NetworkMode): boolean {
+    return this.ownNetworkStack(networkMode);
+  }
+
+  /** Writes the sandbox's memory and state to `imageDir`; the sandbox exits and its record is deleted. */
+  async checkpoint(id: string, imageDir: string): Promise<void> {
+    await rm(imageDir, { recursive: true, force: true });
+    await mkdir(imageDir, { recursive: true, mode: 0o700 });
+    await run(binary, [...this.cli.globalArgs, 'checkpoint', '--image-path', imageDir, id], { timeoutMs: 120_000 });
+    await run(binary, [...this.cli.globalArgs, 'delete', '--force', id]).catch(() => {});
+  }
+
+  async restore(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void> {
+    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'restore', '--detach', '--image-path', imageDir, '--bundle', bundleDir, id],
+      path.join(bundleDir, 'restore.log'), 120_000);
+    await rm(imageDir, { recursive: true, force: true });
   }
 
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec {
@@ -63,8 +97,20 @@ export class GvisorDriver implements OciDriver {
     await Promise.all(doomed.slice(1).map(kill));
   }
 
+  /**
+   * `runsc pause` stops the Sentry's tasks, but the sandbox process (Go runtime, gofer I/O) still wakes up;
+   * the cgroup freezer on top stops it completely, so a paused gVisor sandbox uses no host CPU at all.
+   * A real memory checkpoint (`runsc checkpoint`) is not possible here: see docs/runtime.md.
+   */
+  async freeze(id: string, cgroupsPath: string): Promise<void> {
+    await this.cli.pause(id);
+    await setCgroupFrozen(cgroupsPath, true);
+  }
 
-
+  async thaw(id: string, cgroupsPath: string): Promise<void> {
+    await setCgroupFrozen(cgroupsPath, false);
+    await this.cli.resume(id);
+  }
 
   async status(id: string): Promise<ContainerStatus | null> {
     const state = await this.cli.state(id);

@@ -1,5 +1,5 @@
 // What differs between OCI runtimes (runc, runsc); everything else lives in the shared OciSandboxRuntime.
-import type { RuntimeName } from '../runtime.js';
+import type { NetworkMode, RuntimeName } from '../runtime.js';
 import type { RuntimeCli } from './runtime-cli.js';
 
 export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
@@ -27,11 +27,25 @@ export interface OciDriver {
   /** runc joins the netns from config.json; runsc is started inside it and uses its host network there. */
   readonly joinsNetnsFromConfig: boolean;
   prepareHost(): Promise<void>;
-  start(id: string, bundleDir: string, netnsPath: string): Promise<void>;
+  start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void>;
+  /**
+   * Saves the whole sandbox (memory included) to `imageDir` and stops it, freeing its memory; `restore`
+   * starts it again from there. Only drivers and sandboxes for which `canCheckpoint` says so.
+   */
+  canCheckpoint(networkMode: NetworkMode): boolean;
+  /** The sandbox's sockets live in the runtime's own network stack, invisible in the host's /proc. */
+  ownNetworkStack(networkMode: NetworkMode): boolean;
+  /** gVisor's Sentry keeps written file data in its own cache; `sync` inside pushes it to the host files. */
+  readonly cachesWritesInSandbox: boolean;
+  checkpoint?(id: string, imageDir: string): Promise<void>;
+  restore?(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void>;
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec;
   /** pause, resume, remove, list: the same command line for both runtimes. */
   readonly cli: RuntimeCli;
   status(id: string): Promise<ContainerStatus | null>;
+  /** Stops every process of the sandbox from running (no CPU) with its memory kept; `thaw` undoes it. */
+  freeze(id: string, cgroupsPath: string): Promise<void>;
+  thaw(id: string, cgroupsPath: string): Promise<void>;
   /** A host process inside the sandbox's network namespace (its /proc/<pid>/net shows the sandbox's sockets). */
   networkPid(id: string): Promise<number>;
 }

@@ -1,29 +1,30 @@
 // The SandboxRuntime both OCI drivers share: rootfs, network, bundle, exec plumbing, usage, clean-up.
 // Only the runtime CLI calls differ, and those live behind OciDriver (runc/, gvisor/).
-import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentEndpoint } from '../agent/endpoint.js';
 import { AgentConnectionLost, runOverAgent } from '../agent/run-command.js';
-import { cgroupChildren, cgroupDirs, readCgroupUsage } from '../host/cgroups.js';
-import { mountPointsUnder } from '../host/mounts.js';
+import { cgroupChildren, cgroupDirs, readCgroupUsage, setCgroupFrozen } from '../host/cgroups.js';
+import { mountOverlay, mountPointsUnder, unmount } from '../host/mounts.js';
 import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
 import { runtimePaths, sandboxPaths, type SandboxPaths } from '../paths.js';
 import { createSandboxRootfs, removeSandboxRootfs } from '../rootfs/sandbox-rootfs.js';
 import { writeFileInRootfs } from '../rootfs/confined-write.js';
 import { diskUsedBytes } from '../rootfs/disk.js';
 import { DiskPool } from '../rootfs/disk-pool.js';
+import { compressTar, replaceUpperDir, tarUpperDir } from '../rootfs/upper-archive.js';
 import { findTemplate, howToMakeReady } from '../templates/catalog.js';
 import { templateLowerDirs } from '../templates/template-store.js';
 import { SandboxAlreadyExists, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../errors.js';
 import type {
-  ExecRequest, ExecResult, ListeningPort, PtyProcess, PtyRequest, ReconcileResult, RuntimeName, SandboxInfo,
-  SandboxRuntime, SandboxSpec, SandboxUsage,
+  ExecRequest, ExecResult, FilesystemSnapshot, ListeningPort, NetworkMode, PtyProcess, PtyRequest, ReconcileResult, RuntimeName,
+  SandboxInfo, SandboxRuntime, SandboxSpec, SandboxState, SandboxUsage,
 } from '../runtime.js';
 import { buildOciConfig, defaultPidsLimit, extraEnvironment } from './bundle.js';
 import type { OciDriver } from './driver.js';
 import { runPreparedExec } from './exec-process.js';
-import { ListeningPortReader } from './listening-ports.js';
+import { ListeningPortReader, parseProcNetTcp } from './listening-ports.js';
 import { spawnPty } from './pty.js';
 import { readSandboxRecord, sandboxCgroupParent, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
 
@@ -82,12 +83,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
         AgentEndpoint.listen(paths.agentDir),
       ]);
       this.agents.set(spec.id, agent);
-      const nameFiles = await sandboxNameFiles(
-        { dnsServers: this.options.dnsServers },
-        { id: spec.id, mode: spec.networkMode, ip },
-      );
-      await writeFileInRootfs(paths.rootfs, 'etc/resolv.conf', nameFiles.resolvConf);
-      await writeFileInRootfs(paths.rootfs, 'etc/hosts', nameFiles.hosts);
+      await this.writeNameFiles(paths, spec.id, spec.networkMode, ip);
       const record: SandboxRecord = {
         id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
         netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, agent: true, createdAt: new Date().toISOString(),
@@ -100,7 +96,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       await mkdir(paths.bundleDir, { recursive: true });
       await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
       await writeSandboxRecord(paths.stateFile, record);
-      await this.driver.start(spec.id, paths.bundleDir, netnsPath);
+      await this.driver.start(spec.id, paths.bundleDir, netnsPath, spec.networkMode);
       this.records.set(spec.id, record);
       return { id: spec.id, ip };
     } catch (error) {
@@ -161,24 +157,131 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   async pause(id: string): Promise<void> {
     const record = await this.record(id);
-    await this.driver.cli.pause(id);
+    // Once paused, the automatic snapshot reads the host files: they must hold everything written so far.
+    await this.flushWrites(record);
+    if (await this.checkpoint(record)) return;
+    await this.driver.freeze(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: true });
+  }
+
+  /**
+   * A memory checkpoint where the driver can take one (gVisor, `none` network): the agent's host
+   * connections must all be closed first (runsc cannot save an open host socket), so a sandbox with a
+   * command still running over one is frozen instead. False when no checkpoint was taken.
+   */
+  private async checkpoint(record: SandboxRecord): Promise<boolean> {
+    if (!this.driver.checkpoint || !this.driver.canCheckpoint(record.networkMode)) return false;
+    const agent = this.agents.get(record.id);
+    if (agent && agent.busyConnections > 0) return false;
+    this.agents.delete(record.id);
+    await agent?.close();
+    try {
+      await this.driver.checkpoint(record.id, this.paths(record.id).checkpointDir);
+    } catch (error) {
+      // runsc leaves the sandbox running when it refuses: keep serving it and freeze instead.
+      if ((await this.driver.status(record.id)) === 'running') {
+        if (record.agent) this.agents.set(record.id, await AgentEndpoint.listen(this.paths(record.id).agentDir));
+        return false;
+      }
+      throw error;
+    }
+    this.networkPids.delete(record.id);
+    this.portReader.forget(record.id);
+    await removeCgroups(record.cgroupsPath);
+    await this.saveRecord({ ...record, paused: true, checkpointed: true });
+    return true;
   }
 
   async resume(id: string): Promise<void> {
     const record = await this.record(id);
-    await this.driver.cli.resume(id);
+    if (record.checkpointed && this.driver.restore) {
+      const paths = this.paths(id);
+      if (record.agent && !this.agents.has(id)) this.agents.set(id, await AgentEndpoint.listen(paths.agentDir));
+      await this.driver.restore(id, paths.bundleDir, record.netnsPath, record.networkMode, paths.checkpointDir);
+      await this.saveRecord({ ...record, paused: false, checkpointed: false });
+      return;
+    }
+    await this.driver.thaw(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: false });
   }
 
+  async snapshotFilesystem(id: string, archiveFile: string): Promise<FilesystemSnapshot> {
+    const record = await this.record(id);
+    const tarFile = `${archiveFile}.tar`;
+    const frozenAlready = record.paused;
+    if (!frozenAlready) await this.flushWrites(record);
+    const started = performance.now();
+    if (!frozenAlready) await this.driver.freeze(id, record.cgroupsPath);
+    try {
+      await tarUpperDir(this.paths(id).upperDir, tarFile);
+    } catch (error) {
+      await rm(tarFile, { force: true });
+      throw error;
+    } finally {
+      if (!frozenAlready) await this.driver.thaw(id, record.cgroupsPath);
+    }
+    const frozenMs = frozenAlready ? 0 : performance.now() - started;
+    return { sizeBytes: await compressTar(tarFile, archiveFile), frozenMs };
+  }
+
+  async restoreFilesystem(id: string, archiveFile: string): Promise<void> {
+    const record = await this.runningRecord(id);
+    const lowerDirs = await templateLowerDirs(this.options.dataDir, record.template);
+    if (!lowerDirs) throw new TemplateNotReady(record.template, 'the template was removed from this server');
+    const paths = this.paths(id);
+    // Every process goes: a file swapped under a running program would leave it in a state no snapshot had.
+    await this.driver.cli.remove(id);
+    this.networkPids.delete(id);
+    this.portReader.forget(id);
+    await unmount(paths.rootfs);
+    await replaceUpperDir(paths.upperDir, paths.workDir, archiveFile);
+    await mountOverlay({ lowerDirs, upperDir: paths.upperDir, workDir: paths.workDir, target: paths.rootfs });
+    // The archive may come from another sandbox of the account: this one keeps its own name and address.
+    await writeFileInRootfs(paths.rootfs, 'etc/hostname', `${id}\n`);
+    await this.writeNameFiles(paths, id, record.networkMode, record.ip);
+    await removeCgroups(record.cgroupsPath);
+    await this.driver.start(id, paths.bundleDir, record.netnsPath, record.networkMode);
+    await this.saveRecord({ ...record, paused: false });
+  }
+
+  async state(id: string): Promise<SandboxState> {
+    if ((await this.record(id).catch(() => null))?.checkpointed) return 'paused';
+    const status = await this.driver.status(id);
+    if (status === 'running' || status === 'paused') return status;
+    return 'stopped';
+  }
+
+  /** Best effort: a sandbox too busy to sync within the time still gets paused or snapshotted. */
+  private async flushWrites(record: SandboxRecord): Promise<void> {
+    if (!this.driver.cachesWritesInSandbox || record.paused) return;
+    await this.exec(record.id, { command: 'sync', argv: ['/bin/sync'], timeoutMs: 10_000, maxOutputBytes: 1024 }).catch(() => {});
+  }
+
+  private async writeNameFiles(paths: SandboxPaths, id: string, mode: NetworkMode, ip: string | null): Promise<void> {
+    const nameFiles = await sandboxNameFiles({ dnsServers: this.options.dnsServers }, { id, mode, ip });
+    await writeFileInRootfs(paths.rootfs, 'etc/resolv.conf', nameFiles.resolvConf);
+    await writeFileInRootfs(paths.rootfs, 'etc/hosts', nameFiles.hosts);
+  }
+
   async listeningPorts(id: string): Promise<ListeningPort[]> {
-    await this.record(id);
+    const record = await this.record(id);
+    if (this.driver.ownNetworkStack(record.networkMode)) return this.listeningPortsInside(id);
     let pid = this.networkPids.get(id);
     if (pid === undefined) {
       pid = await this.driver.networkPid(id);
       this.networkPids.set(id, pid);
     }
     return this.portReader.read(id, pid);
+  }
+
+  /** gVisor's netstack (a `none` sandbox) shows its sockets only in the sandbox's own /proc. */
+  private async listeningPortsInside(id: string): Promise<ListeningPort[]> {
+    const result = await this.exec(id, { command: 'cat /proc/net/tcp; echo =; cat /proc/net/tcp6', timeoutMs: 5000, maxOutputBytes: 1024 * 1024 });
+    const [tcp, tcp6 = ''] = result.stdout.toString('utf8').split('\n=\n');
+    const seen = new Set<string>();
+    return [...parseProcNetTcp(tcp, false), ...parseProcNetTcp(tcp6, true)]
+      .filter((port) => !seen.has(`${port.address}|${port.port}`) && seen.add(`${port.address}|${port.port}`))
+      .sort((a, b) => a.port - b.port);
   }
 
   async usage(id: string): Promise<SandboxUsage> {
@@ -197,6 +300,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.records.delete(id);
     this.networkPids.delete(id);
     this.portReader.forget(id);
+    // A frozen sandbox cannot answer the runtime's kill (gVisor's sandbox process would hang the delete).
+    await setCgroupFrozen(sandboxCgroupsPath(id), false).catch(() => {});
     await this.driver.cli.remove(id);
     await removeSandboxRootfs(this.paths(id));
     await this.options.network.detach(id);
@@ -209,7 +314,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
     for (const id of knownIds) {
       const status = await this.driver.status(id);
       const record = await readSandboxRecord(this.paths(id).stateFile);
-      if (record && (status === 'running' || status === 'paused')) {
+      if (record?.checkpointed && (await exists(this.paths(id).checkpointDir))) {
+        // Checkpointed to disk: no process to find, and none needed until it is resumed.
+        this.records.set(id, record);
+        result.alive.push(id);
+      } else if (record && (status === 'running' || status === 'paused')) {
         this.records.set(id, { ...record, paused: status === 'paused' });
         if (record.agent && !this.agents.has(id)) this.agents.set(id, await AgentEndpoint.listen(this.paths(id).agentDir));
         result.alive.push(id);
@@ -271,6 +380,10 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.records.set(record.id, record);
     await writeSandboxRecord(this.paths(record.id).stateFile, record);
   }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(() => true, () => false);
 }
 
 /** Removes the sandbox's cgroup in every hierarchy; true when something was removed. */

@@ -12,6 +12,8 @@ export interface SandboxRecord {
   ip: string | null;
   cgroupsPath: string;
   paused: boolean;
+  /** Paused by a memory checkpoint (gVisor): no process exists until the checkpoint is restored. */
+  checkpointed?: boolean;
   /** Started with paddock-agent as its main process (sandboxes created before it existed were not). */
   agent?: boolean;
   createdAt: string;

@@ -12,6 +12,7 @@ const binary = 'runc';
 
 export class RuncDriver implements OciDriver {
   readonly name = 'runc' as const;
+  readonly cachesWritesInSandbox = false;
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
   readonly cli: RuntimeCli;
@@ -45,8 +46,23 @@ export class RuncDriver implements OciDriver {
     };
   }
 
+  ownNetworkStack(): boolean {
+    return false;
+  }
 
+  /** CRIU, which runc checkpoints with, does not work on this kernel (docs/runtime.md). */
+  canCheckpoint(): boolean {
+    return false;
+  }
 
+  /** runc's pause is the cgroup freezer. */
+  freeze(id: string): Promise<void> {
+    return this.cli.pause(id);
+  }
+
+  thaw(id: string): Promise<void> {
+    return this.cli.resume(id);
+  }
 
   async status(id: string): Promise<ContainerStatus | null> {
     return (await this.cli.state(id))?.status ?? null;

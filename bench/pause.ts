@@ -1,0 +1,154 @@
+// Pause and resume through the API against the raw runtime measured in the same run: the freezer
+// (`runc pause`/`resume`, `runsc pause`/`resume`) and gVisor's memory checkpoint (`runsc checkpoint`/
+// `restore`); and snapshot create/restore of a 100 MB workspace against plain tar of the same files.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sandboxPaths } from '../src/runtime/paths.js';
+import type { RuntimeName } from '../src/runtime/runtime.js';
+import { templateLowerDirs } from '../src/runtime/templates/template-store.js';
+import { bareContainer } from './bare-runtime.js';
+import { startBenchApp, type BenchApp } from './bench-app.js';
+import type { BenchRow } from './table.js';
+
+const run = promisify(execFile);
+const ROUNDS = Number(process.env.BENCH_PAUSE_ROUNDS ?? 10);
+const TEMPLATE = 'python-311';
+// Its own host network, so it can run beside the other benchmarks.
+const NETWORK = { bridgeName: 'pdkbsnapbr', subnet: '10.227.0.0/16', tableName: 'paddock_bsnap', interfacePrefix: 'pbs', netnsPrefix: 'pdkbsnap-' };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+/** Pause and resume through the API; the automatic snapshot's copy is awaited between them, outside the timing. */
+async function apiPauseResume(bench: BenchApp, id: string): Promise<{ pause: number[]; resume: number[] }> {
+  const pause: number[] = [];
+  const resume: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    pause.push(await timed(async () => {
+      const body = await bench.api('POST', `/v1/sandboxes/${id}/pause`);
+      if (body.status !== 'paused') throw new Error(`pause answered ${JSON.stringify(body)}`);
+    }));
+    await bench.services.snapshots!.settled();
+    resume.push(await timed(async () => {
+      const body = await bench.api('POST', `/v1/sandboxes/${id}/resume`);
+      if (body.status !== 'running') throw new Error(`resume answered ${JSON.stringify(body)}`);
+    }));
+  }
+  return { pause, resume };
+}
+
+async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
+  const bench = await startBenchApp(runtimeName, TEMPLATE, {}, NETWORK);
+  const binary = runtimeName === 'gvisor' ? 'runsc' : 'runc';
+  try {
+    // `full` network: on gVisor only sandboxes without a network are checkpointed, so this is the freezer path.
+    const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'full', cpus: 1, memory_mb: 256, disk_gb: 1 });
+    progress(`freezer on ${runtimeName}`);
+    const ours = await apiPauseResume(bench, sandbox.id);
+    const root = path.join(bench.dataDir, 'runtime', binary);
+    const rawPause: number[] = [];
+    const rawResume: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      rawPause.push(await timed(() => run(binary, ['--root', root, 'pause', sandbox.id])));
+      rawResume.push(await timed(() => run(binary, ['--root', root, 'resume', sandbox.id])));
+    }
+    const freezer = runtimeName === 'gvisor' ? '`runsc pause` + cgroup freezer' : 'cgroup freezer';
+    return [
+      { what: `pause (${runtimeName}, ${freezer}) via API vs raw \`${binary} pause\` on the same container`, ours: median(ours.pause), baseline: median(rawPause), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      { what: `resume (${runtimeName}, ${freezer}) via API vs raw \`${binary} resume\``, ours: median(ours.resume), baseline: median(rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+    ];
+  } finally {
+    await destroyAll(bench);
+    await bench.close();
+  }
+}
+
+async function checkpointRows(): Promise<BenchRow[]> {
+  const bench = await startBenchApp('gvisor', TEMPLATE, {}, NETWORK);
+  const bare = await bareContainer('gvisor', (await templateLowerDirs(bench.dataDir, TEMPLATE))!);
+  try {
+    const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 });
+    const ours = await apiPauseResume(bench, sandbox.id);
+    if (!fs.existsSync(sandboxPaths(bench.dataDir, sandbox.id).bundleDir)) throw new Error('sandbox vanished');
+    const rawCheckpoint: number[] = [];
+    const rawRestore: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const { checkpointMs, restoreMs } = await bare.checkpointAndRestore();
+      rawCheckpoint.push(checkpointMs);
+      rawRestore.push(restoreMs);
+    }
+    return [
+      { what: 'pause (gvisor, network none: memory checkpoint) via API vs raw `runsc checkpoint` of a bare container', ours: median(ours.pause), baseline: median(rawCheckpoint), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      { what: 'resume (gvisor, network none: restore) via API vs raw `runsc restore`', ours: median(ours.resume), baseline: median(rawRestore), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+    ];
+  } finally {
+    await bare.close();
+    await destroyAll(bench);
+    await bench.close();
+  }
+}
+
+async function snapshotRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
+  const bench = await startBenchApp(runtimeName, TEMPLATE, {}, NETWORK);
+  try {
+    const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 512, disk_gb: 2 });
+    const filled = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/exec`, { command: 'head -c 50000000 /dev/urandom > /workspace/random.bin && head -c 50000000 /dev/zero > /workspace/zeros.bin && sync' });
+    if (filled.exit_code !== 0) throw new Error(`filling the workspace failed: ${filled.output}`);
+    const create: number[] = [];
+    const restore: number[] = [];
+    const rawTar: number[] = [];
+    const rawUntar: number[] = [];
+    const upper = sandboxPaths(bench.dataDir, sandbox.id).upperDir;
+    const scratch = fs.mkdtempSync(path.join(bench.dataDir, 'raw-'));
+    for (let i = 0; i < 3; i++) {
+      let snapshotId = '';
+      create.push(await timed(async () => {
+        const body = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/snapshots`, { name: `bench ${i}` });
+        if (body.status !== 'completed') throw new Error(`snapshot answered ${JSON.stringify(body)}`);
+        snapshotId = body.id;
+      }));
+      restore.push(await timed(async () => {
+        const body = await bench.api('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: sandbox.id });
+        if (body.status !== 'running') throw new Error(`restore answered ${JSON.stringify(body)}`);
+      }));
+      await bench.api('DELETE', `/v1/snapshots/${snapshotId}`);
+      const archive = path.join(scratch, 'raw.tar.gz');
+      rawTar.push(await timed(() => run('sh', ['-c', 'tar -C "$1" -cf - . | gzip -1 > "$2"', 'tar', upper, archive])));
+      const target = path.join(scratch, 'x');
+      fs.rmSync(target, { recursive: true, force: true });
+      fs.mkdirSync(target);
+      rawUntar.push(await timed(() => run('tar', ['-xzf', archive, '-C', target])));
+    }
+    fs.rmSync(scratch, { recursive: true, force: true });
+    return [
+      { what: `snapshot create, 100 MB workspace (${runtimeName}) via API vs raw \`tar | gzip -1\` of the same upper dir`, ours: median(create), baseline: median(rawTar), unit: 'ms', better: 'lower' },
+      { what: `snapshot restore, 100 MB workspace (${runtimeName}, includes restarting the sandbox) via API vs raw \`tar -xzf\``, ours: median(restore), baseline: median(rawUntar), unit: 'ms', better: 'lower' },
+    ];
+  } finally {
+    await destroyAll(bench);
+    await bench.close();
+  }
+}
+
+async function destroyAll(bench: BenchApp): Promise<void> {
+  for (const sandbox of await bench.api('GET', '/v1/sandboxes')) await bench.api('DELETE', `/v1/sandboxes/${sandbox.id}`);
+}
+
+const progress = (what: string) => process.stderr.write(`pause bench: ${what}\n`);
+
+export async function benchPause(): Promise<BenchRow[]> {
+  progress('freezer (runc, gvisor), checkpoint (gvisor), snapshots (runc, gvisor)');
+  return [
+    ...(await freezerRows('runc')),
+    ...(await freezerRows('gvisor')),
+    ...(await checkpointRows()),
+    ...(await snapshotRows('runc')),
+    ...(await snapshotRows('gvisor')),
+  ];
+}

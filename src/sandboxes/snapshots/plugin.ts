@@ -1,0 +1,27 @@
+// Wires snapshots into the app: the local store, the pause hook, routes, and clean-up on close.
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Dialect } from '../../core/db/database.js';
+import type { Database } from '../../core/db/schema.js';
+import type { SandboxRuntime } from '../../runtime/runtime.js';
+import { derivedKey } from '../../secrets/key.js';
+import type { SandboxService } from '../service.js';
+import { LocalSnapshotStorage } from './local-storage.js';
+import { snapshotRoutes } from './routes.js';
+import { SnapshotService } from './service.js';
+
+export async function registerSnapshots(
+  app: FastifyInstance,
+  options: { config: Config; db: Kysely<Database>; dialect: Dialect; runtime: SandboxRuntime; sandboxes: SandboxService; secretsKey: Buffer },
+): Promise<SnapshotService> {
+  const storage = new LocalSnapshotStorage(options.config.snapshots.dir);
+  await storage.init();
+  const snapshots = new SnapshotService(options.db, options.dialect, options.runtime, options.sandboxes, storage, options.config.snapshots,
+    derivedKey(options.secretsKey, 'paddock snapshot download url'), app.log);
+  await snapshots.reconcile();
+  options.sandboxes.onPause((row) => snapshots.takeOnPause(row));
+  await app.register(snapshotRoutes(snapshots, options.config.publicUrl));
+  app.addHook('onClose', async () => snapshots.settled());
+  return snapshots;
+}
