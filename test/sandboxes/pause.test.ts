@@ -65,8 +65,11 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     expect((await get(id)).status).toBe('paused');
 
     const cpuAtPause = await cpuSeconds(id);
+    const chargedAtPause = (await get(id)).compute_cost_usd;
     await sleep(2000);
     expect(await cpuSeconds(id) - cpuAtPause).toBeLessThan(0.005);
+    // No compute charge while paused.
+    expect((await get(id)).compute_cost_usd).toBe(chargedAtPause);
     if (runtime === 'gvisor') {
       // A `none` gVisor sandbox is checkpointed: its memory is on disk and no sandbox process is left.
       expect(fs.existsSync(path.join(sandboxPaths(t.dataDir, id).checkpointDir, 'checkpoint.img'))).toBe(true);
@@ -93,6 +96,8 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     expect(after - before).toBeLessThan(100);
     expect((await exec(id, 'cat /workspace/pid')).output).toBe(pidBefore);
     await waitFor('the counter to go on', async () => (await count(id)) > after + 10);
+    // Charged again once resumed.
+    await waitFor('compute to be charged again', async () => (await get(id)).compute_cost_usd > chargedAtPause);
 
     // The automatic pause snapshot completed and holds the files.
     const snapshot = (await t.request('GET', `/v1/snapshots/${paused.body.snapshot_id}`, { token: key })).body;
