@@ -1,4 +1,5 @@
 // Runs the session sweep (inactivity timeout, pending trust alerts) on a timer while the app is up.
+import { PeriodicTask } from '../core/periodic-task.js';
 import type { Logger, SessionService } from './service.js';
 
 /** Often enough that a session times out within a quarter of the timeout past it, at most every 30 s. */
@@ -7,30 +8,21 @@ export function sweepIntervalMs(inactivityTimeoutSeconds: number): number {
 }
 
 export class SessionSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly task: PeriodicTask;
 
   constructor(
-    private readonly sessions: SessionService,
+    sessions: SessionService,
     private readonly intervalMs: number,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.task = new PeriodicTask('session sweep', intervalMs, () => sessions.sweep(), log);
+  }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sessions
-        .sweep()
-        .catch((error) => this.log.error({ err: error }, 'session sweep failed'))
-        .finally(() => (this.running = null));
-    }, this.intervalMs);
-    this.timer.unref();
+    this.task.start(this.intervalMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.task.stop();
   }
 }

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { retryDelayMs } from './backoff.js';
 import { DeliveryFailed, type DeliveryHandler, type OutboxSettings } from './delivery.js';
 import * as store from './store.js';
+import { PeriodicTask } from '../periodic-task.js';
 
 const BATCH_SIZE = 10;
 const ERROR_CHARS = 1000;
@@ -27,10 +28,7 @@ interface AttemptResult {
 
 export class OutboxWorker {
   readonly id = newId('wkr');
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<void> | null = null;
-  private running = false;
-  private wakeRequested = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -38,7 +36,9 @@ export class OutboxWorker {
     private readonly settings: OutboxSettings,
     private readonly handlers: ReadonlyMap<string, DeliveryHandler>,
     private readonly log: WorkerLogger,
-  ) {}
+  ) {
+    this.task = new PeriodicTask('outbox worker pass', settings.pollIntervalMs, () => this.drain(), log);
+  }
 
   /** Longer than any attempt can take, so a live worker never loses a row it is still delivering. */
   private get leaseMs(): number {
@@ -46,43 +46,19 @@ export class OutboxWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
+    this.task.start();
   }
 
   wake(): void {
-    if (!this.running) return;
-    if (this.current) this.wakeRequested = true;
-    else this.schedule(0);
+    this.task.wake();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current;
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.current = this.drain()
-        .catch((err) => this.log.error({ err }, 'outbox worker pass failed'))
-        .finally(() => {
-          this.current = null;
-          const again = this.wakeRequested;
-          this.wakeRequested = false;
-          this.schedule(again ? 0 : this.settings.pollIntervalMs);
-        });
-    }, delayMs);
-    this.timer.unref?.();
+    await this.task.stop();
   }
 
   private async drain(): Promise<void> {
-    while (this.running) {
+    while (this.task.active) {
       const batch = await this.claim();
       await Promise.all(batch.map((row) => this.deliver(row)));
       if (batch.length < BATCH_SIZE) return;

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { AlertRaiser, AlertThresholds } from '../../alerts/contract.js';
 import type { SpendCalculator } from '../../billing/metering/spend.js';
 import type { Database } from '../../core/db/schema.js';
+import { PeriodicTask } from '../../core/periodic-task.js';
 import { usd } from '../callbacks/events.js';
 import type { Logger, SandboxService } from '../service.js';
 import * as store from '../store.js';
@@ -17,10 +18,7 @@ const MIN_DELAY_MS = 5;
 const LEVEL: Record<BudgetAlert, string> = { budget_warning: 'warning', budget_critical: 'critical' };
 
 export class BudgetSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<void> | null = null;
-  private running = false;
-  private wakeRequested = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -29,47 +27,21 @@ export class BudgetSweeper {
     private readonly alerts: AlertRaiser & AlertThresholds,
     private readonly intervalMs: number,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.task = new PeriodicTask('budget sweep', intervalMs, async () => Math.max(MIN_DELAY_MS, Math.min(this.intervalMs, await this.sweep())), log);
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
+    this.task.start();
   }
 
   /** Checks now (after the current pass): a sandbox with a budget started running, and its budget may be smaller than one interval's cost. */
   wake(): void {
-    if (!this.running) return;
-    if (this.current) this.wakeRequested = true;
-    else this.schedule(0);
+    this.task.wake();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current;
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      let next = this.intervalMs;
-      this.current = this.sweep()
-        .then((wanted) => {
-          next = Math.max(MIN_DELAY_MS, Math.min(this.intervalMs, wanted));
-        })
-        .catch((err) => this.log.error({ err }, 'budget sweep failed'))
-        .finally(() => {
-          this.current = null;
-          const again = this.wakeRequested;
-          this.wakeRequested = false;
-          this.schedule(again ? 0 : next);
-        });
-    }, delayMs);
-    this.timer.unref?.();
+    await this.task.stop();
   }
 
   /** One pass over every budgeted live sandbox; answers how soon the next pass is wanted (ms). */
