@@ -93,6 +93,21 @@ function profileNetwork(profile: number, dataDir: string, config: Config) {
   });
 }
 
+/**
+ * Destroys every sandbox still in a data directory (a server killed with SIGKILL that never restarts
+ * leaves its own running), then removes the directory. Only for data dirs no live server uses.
+ */
+export async function removeDataDir(dataDir: string, options: { runtime: RuntimeName; networkProfile?: number }): Promise<void> {
+  const config = loadConfig({ PADDOCK_DATA: dataDir });
+  const profile = effectiveProfile(options.networkProfile);
+  const network = profile ? profileNetwork(profile, dataDir, config) : undefined;
+  const runtime = createRuntime(options.runtime, { dataDir, network, exposedHostPorts: stateGatewayPorts(config) });
+  await runtime.init();
+  await runtime.reconcile([]);
+  await runtime.close?.();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
 export async function startApp(backend: Backend, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
   const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-test-'));
   if (!options.reuse) fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));

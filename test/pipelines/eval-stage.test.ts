@@ -29,7 +29,9 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
   const liveSandboxes = async () => (await t.storage.db.selectFrom('sandboxes').select('id').where('account_id', '=', accountId).where('status', '!=', 'destroyed').execute()).length;
 
   beforeAll(async () => {
-    t = await startApp(backend, {}, { runtime });
+    // Compute is free here so costs are exactly the LLM spend the tests record; the pipeline engine's eval
+    // test runs at the default rates and sees compute in the cost.
+    t = await startApp(backend, { PADDOCK_COMPUTE_USD_PER_VCPU_HOUR: '0', PADDOCK_COMPUTE_USD_PER_GIB_HOUR: '0' }, { runtime });
     const signed = await t.signupOnPlan('pro');
     key = signed.key;
     accountId = signed.account.id;

@@ -64,6 +64,8 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const done = await waitForRun(t, key, pipeline.id, run.id);
     expect(done.status).toBe('succeeded');
     expect(stageOf(done, 'quality').gate_result).toMatchObject({ passed: true, score: 1, failed_checks: [] });
+    // The scenario's sandbox is metered: its compute is the eval's cost.
+    expect(stageOf(done, 'quality').gate_result.total_cost).toBeGreaterThan(0);
     const stored = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/state/eval_result`, { token: key });
     expect(stored.status).toBe(200);
     expect(JSON.parse(stored.body.value)).toMatchObject({ pass_rate: 1, score: 1 });

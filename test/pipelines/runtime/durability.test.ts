@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_TEMPLATES_DIR } from '../../helpers/app.js';
+import { removeDataDir, TEST_TEMPLATES_DIR } from '../../helpers/app.js';
 import { createPgDatabase } from '../../helpers/backends.js';
 
 interface Server {
@@ -17,6 +17,8 @@ interface Server {
 }
 
 const children: ChildProcess[] = [];
+/** Every data dir a server ran on, with what it needs to clean it: its runtime and network profile. */
+const hosts = new Map<string, { runtime: 'runc' | 'gvisor'; networkProfile: number }>();
 const cleanups: (() => Promise<void>)[] = [];
 
 function freshDataDir(): string {
@@ -26,6 +28,7 @@ function freshDataDir(): string {
 }
 
 function startServer(backend: string, dataDir: string, databaseUrl: string | null, profile: number, runtime = 'runc'): Promise<Server> {
+  hosts.set(dataDir, { runtime: runtime as 'runc' | 'gvisor', networkProfile: profile });
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/pipelines/runtime/server-process.ts'), backend, dataDir, databaseUrl ?? '-', String(profile), runtime], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
@@ -77,8 +80,17 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>, time
 }
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
+  const exited = children.splice(0).map((child) => {
+    if (child.exitCode !== null || child.signalCode) return Promise.resolve();
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    return gone;
+  });
+  await Promise.all(exited);
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+  // A server killed for good leaves its sandboxes running; nothing of a test may outlive it.
+  for (const [dataDir, host] of hosts) await removeDataDir(dataDir, host);
+  hosts.clear();
 });
 
 describe.each(['runc', 'gvisor'])('restart after kill -9 with %s', (runtime) => {
