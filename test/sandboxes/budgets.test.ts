@@ -4,7 +4,7 @@
 // (once) for a sandbox destroyed by DELETE or entering the error state, a fresh sweeper carries on from the
 // database, and a callback to a private target is refused at delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../src/alerts/channels/signature.js';
+import { verifyWebhook } from '../../src/core/webhooks/signature.js';
 import { BudgetSweeper } from '../../src/sandboxes/budgets/sweeper.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { startHttpReceiver, waitFor, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';

@@ -1,7 +1,7 @@
 // `chat_a`: a Slack-style incoming webhook. The body is `{text, blocks}`: `text` is the plain fallback
 // shown in push notifications, `blocks` the formatted message (header, section, context).
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
-import { postJsonDelivery } from './http-delivery.js';
+import { postJsonDelivery } from '../../core/outbox/http-delivery.js';
 import { SEVERITY_LABEL, truncate, type ChannelMessage, type NotificationChannel } from './channel.js';
 
 /** Slack's mrkdwn treats &, < and > as markup; everything from a sandbox is shown literally. */

@@ -1,7 +1,7 @@
 // `chat_b`: a Discord-style webhook. The body is `{content, embeds, allowed_mentions}`; mentions are
 // disabled so text coming from a sandbox can never ping @everyone.
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
-import { postJsonDelivery } from './http-delivery.js';
+import { postJsonDelivery } from '../../core/outbox/http-delivery.js';
 import { SEVERITY_LABEL, truncate, type ChannelMessage, type NotificationChannel } from './channel.js';
 
 const SEVERITY_COLOR: Record<ChannelMessage['severity'], number> = {

@@ -3,9 +3,9 @@
 // so receivers can drop duplicates.
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
 import { DeliveryFailed } from '../../core/outbox/outbox.js';
-import { postJsonDelivery } from './http-delivery.js';
+import { postJsonDelivery } from '../../core/outbox/http-delivery.js';
 import type { ChannelMessage, NotificationChannel } from './channel.js';
-import { webhookHeaders } from './signature.js';
+import { webhookHeaders } from '../../core/webhooks/signature.js';
 
 export function renderWebhook(message: ChannelMessage) {
   return { type: message.event.type, timestamp: message.createdAt, data: message.event.data };

@@ -5,7 +5,7 @@ import type { Updateable } from 'kysely';
 import type { NotificationConfigsTable } from '../../core/db/schema.js';
 import { Invalid } from '../../core/errors.js';
 import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
-import { generateWebhookSecret, secretKey } from '../channels/signature.js';
+import { generateWebhookSecret, secretKey } from '../../core/webhooks/signature.js';
 import type { Channel } from '../rules.js';
 import type { ConfigRow } from './store.js';
 

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DELIVERY_STATUSES } from '../../core/outbox/store.js';
 import { ALERT_SEVERITIES } from '../contract.js';
 import { ChannelSchema, MAX_PAGE_LIMIT } from '../schemas.js';
-import { SECRET_PATTERN } from '../channels/signature.js';
+import { SECRET_PATTERN } from '../../core/webhooks/signature.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20 }));

@@ -3,8 +3,8 @@
 // now resolves to a private address is refused) and signed with the account's webhook secret, exactly
 // as the alert webhook channel signs, so `webhook-id` is the same on every retry.
 import type { Kysely } from 'kysely';
-import { postJsonDelivery } from '../../alerts/channels/http-delivery.js';
-import { webhookHeaders } from '../../alerts/channels/signature.js';
+import { postJsonDelivery } from '../../core/outbox/http-delivery.js';
+import { webhookHeaders } from '../../core/webhooks/signature.js';
 import type { Database } from '../../core/db/schema.js';
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
 import { DeliveryFailed, type DeliveryHandler, type Outbox } from '../../core/outbox/outbox.js';

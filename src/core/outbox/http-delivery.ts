@@ -1,9 +1,9 @@
 // Sends a channel's JSON body over HTTP(S) through the outbound guard and turns the outcome into the
 // outbox's terms: a 2xx is delivered; any other answer or a network error is retried; a refused target
 // fails at once.
-import { OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
-import { postOutbound } from '../../core/net/outbound-http.js';
-import { DeliveryFailed, type DeliveryResult } from '../../core/outbox/outbox.js';
+import { OutboundRefused, type OutboundPolicy } from '../net/outbound-guard.js';
+import { postOutbound } from '../net/outbound-http.js';
+import { DeliveryFailed, type DeliveryResult } from './outbox.js';
 
 export async function postJsonDelivery(url: string, body: string, options: { policy: OutboundPolicy; timeoutMs: number; headers?: Record<string, string> }): Promise<DeliveryResult> {
   let response;
