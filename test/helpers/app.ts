@@ -188,14 +188,22 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       return { key: minted.body.key as string, account: { ...account, plan } };
     },
     async close({ keepData = false, keepSandboxes = false } = {}) {
+      // A failing destroy must not leave the app (and its listeners, like the state gateway) running
+      // into the next test file: close everything, then report it.
+      let destroyFailure: unknown = null;
       if (runtime && services.sandboxes && !keepSandboxes) {
-        await services.sandboxes.settled();
-        const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
-        for (const row of live) await services.sandboxes.destroy(row.account_id, row.id);
+        try {
+          await services.sandboxes.settled();
+          const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
+          for (const row of live) await services.sandboxes.destroy(row.account_id, row.id);
+        } catch (error) {
+          destroyFailure = error;
+        }
       }
       await app.close();
       await runtime?.close?.();
       await storage.close();
+      if (destroyFailure) throw destroyFailure;
       await new Promise<void>((resolve) => logStream.end(resolve));
       if (!keepData && databaseUrl) await dropPgDatabase(databaseUrl);
       const log = fs.readFileSync(logFile, 'utf8');

@@ -70,6 +70,13 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: lifecycle', (driver) => 
     await runtime.destroy(spec.id);
   });
 
+  it('lets two destroys of one sandbox race: both succeed and nothing is left', async () => {
+    const spec = testSpec();
+    await runtime.create(spec);
+    await Promise.all([runtime.destroy(spec.id), runtime.destroy(spec.id), runtime.destroy(spec.id)]);
+    expect(await traces(driver, testDataDir, spec.id, 'pdktest-')).toEqual([]);
+  });
+
   it('destroys a paused sandbox', async () => {
     const spec = testSpec();
     await runtime.create(spec);

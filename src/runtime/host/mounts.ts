@@ -37,13 +37,20 @@ export async function isMountPoint(path: string): Promise<boolean> {
   return (await mountPointsUnder(path)).includes(path);
 }
 
-/** Unmounts `target` and everything below it; a busy mount is detached lazily rather than left behind. */
+/**
+ * Unmounts `target` and everything below it; a busy mount is detached lazily rather than left behind.
+ * A point that another caller unmounted meanwhile (two destroys of one sandbox racing) counts as done.
+ */
 export async function unmount(target: string): Promise<void> {
   for (const point of await mountPointsUnder(target)) {
     try {
       await run('umount', [point]);
     } catch {
-      await run('umount', ['--lazy', point]);
+      try {
+        await run('umount', ['--lazy', point]);
+      } catch (error) {
+        if (await isMountPoint(point)) throw error;
+      }
     }
   }
 }

@@ -47,6 +47,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
   private readonly records = new Map<string, SandboxRecord>();
   private readonly networkPids = new Map<string, number>();
   private readonly agents = new Map<string, AgentEndpoint>();
+  /** Destroys under way: a second destroy of the same sandbox waits for the first instead of racing it. */
+  private readonly destroying = new Map<string, Promise<void>>();
   private readonly portReader = new ListeningPortReader();
   private readonly diskPool: DiskPool;
 
@@ -293,7 +295,15 @@ export class OciSandboxRuntime implements SandboxRuntime {
     return { ...cgroup, diskBytes };
   }
 
-  async destroy(id: string): Promise<void> {
+  destroy(id: string): Promise<void> {
+    const underway = this.destroying.get(id);
+    if (underway) return underway;
+    const done = this.tearDown(id).finally(() => this.destroying.delete(id));
+    this.destroying.set(id, done);
+    return done;
+  }
+
+  private async tearDown(id: string): Promise<void> {
     const agent = this.agents.get(id);
     this.agents.delete(id);
     await agent?.close();
