@@ -53,6 +53,7 @@ export interface Config {
     backoffBaseMs: number;
     maxAttempts: number;
     attemptTimeoutMs: number;
+    retentionDays: number;
   };
   /** An active session that receives no event for this long becomes `timeout`. */
   sessionInactivityTimeoutSeconds: number;
@@ -180,6 +181,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       backoffBaseMs: integer('PADDOCK_OUTBOX_BACKOFF_BASE_MS', env.PADDOCK_OUTBOX_BACKOFF_BASE_MS, 5000, 1, 3_600_000),
       maxAttempts: integer('PADDOCK_OUTBOX_MAX_ATTEMPTS', env.PADDOCK_OUTBOX_MAX_ATTEMPTS, 8, 1, 50),
       attemptTimeoutMs: integer('PADDOCK_OUTBOX_ATTEMPT_TIMEOUT_MS', env.PADDOCK_OUTBOX_ATTEMPT_TIMEOUT_MS, 10_000, 100, 300_000),
+      retentionDays: integer('PADDOCK_OUTBOX_RETENTION_DAYS', env.PADDOCK_OUTBOX_RETENTION_DAYS, 30, 0, 3650),
     },
     sessionInactivityTimeoutSeconds: integer('PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS', env.PADDOCK_SESSION_INACTIVITY_TIMEOUT_SECONDS, 1800, 1, 30 * 86_400),
     modelPrices: modelPrices(env.PADDOCK_MODEL_PRICES_FILE),

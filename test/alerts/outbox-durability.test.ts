@@ -128,4 +128,36 @@ describe.each(BACKENDS)('outbox durability on %s', (backend) => {
     const workers = await a.storage.db.selectFrom('outbox_attempts').select('worker_id').distinct().execute();
     expect(workers.length).toBeGreaterThanOrEqual(1);
   });
+
+  it('deletes finished deliveries past the retention at start, and keeps pending and recent ones', async () => {
+    const hook = await receiver((_, index) => (index === 0 ? 200 : 500));
+    const first = await start({ PADDOCK_OUTBOX_BACKOFF_BASE_MS: '600000' });
+    const { key, account } = await first.signup();
+    await first.request('PUT', '/v1/notifications/config', { token: key, body: { channels: { webhook: { enabled: true, url: hook.url } } } });
+    await raise(first, account.id, 'sbx_old');
+    await waitFor('the first delivery', async () => ((await deliveries(first, key))[0]?.status === 'delivered' ? true : null));
+    await raise(first, account.id, 'sbx_waiting');
+    await waitFor('the second delivery waiting for its retry', async () => {
+      const list = await deliveries(first, key);
+      return list.length === 2 && list[0].status === 'pending' && list[0].attempts === 1 ? true : null;
+    });
+    await raise(first, account.id, 'sbx_recent');
+    // Age two rows past the 30-day default (this server pruned at its start already): only the
+    // delivered one may go, with its attempts; the one waiting for a retry stays.
+    const [oldest, waiting] = (await deliveries(first, key)).reverse();
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    await first.storage.db.updateTable('outbox').set({ updated_at: old }).where('id', 'in', [oldest.id, waiting.id]).execute();
+    await first.close({ keepData: true });
+    open.splice(open.indexOf(first), 1);
+
+    const second = await start({ PADDOCK_OUTBOX_BACKOFF_BASE_MS: '600000' }, first);
+    const left = await waitFor('the old delivery pruned', async () => {
+      const list = await deliveries(second, key);
+      return list.some((d) => d.id === oldest.id) ? null : list;
+    });
+    expect(left.map((d) => d.id)).toContain(waiting.id);
+    expect(left).toHaveLength(2);
+    const attempts = await second.storage.db.selectFrom('outbox_attempts').select('delivery_id').where('delivery_id', '=', oldest.id).execute();
+    expect(attempts).toEqual([]);
+  });
 });

@@ -93,7 +93,7 @@ export function notificationRoutes(service: NotificationService) {
       schema: {
         tags: ['notifications'],
         summary: 'List channel deliveries',
-        description: `Every delivery of a notification to a channel, newest first, with each attempt and its result. Failed attempts are retried with exponential backoff (×4 from PADDOCK_OUTBOX_BACKOFF_BASE_MS, default 5 s) up to PADDOCK_OUTBOX_MAX_ATTEMPTS (default 8); pending deliveries survive a restart. Filters: \`notification_id\`, \`channel\`, \`status\`; \`limit\` (default 20, max ${MAX_PAGE_LIMIT}) and \`offset\`.`,
+        description: `Every delivery of a notification to a channel, newest first, with each attempt and its result. Failed attempts are retried with exponential backoff (×4 from PADDOCK_OUTBOX_BACKOFF_BASE_MS, default 5 s) up to PADDOCK_OUTBOX_MAX_ATTEMPTS (default 8); pending deliveries survive a restart. Delivered and failed ones are kept PADDOCK_OUTBOX_RETENTION_DAYS (default 30) after their last change, then deleted. Filters: \`notification_id\`, \`channel\`, \`status\`; \`limit\` (default 20, max ${MAX_PAGE_LIMIT}) and \`offset\`.`,
         querystring: ListDeliveriesQuery,
         response: { 200: Type.Array(Type.Ref(Delivery)), ...errors },
       },

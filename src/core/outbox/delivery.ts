@@ -35,4 +35,6 @@ export interface OutboxSettings {
   backoffBaseMs: number;
   maxAttempts: number;
   attemptTimeoutMs: number;
+  /** Finished rows older than this are deleted with their attempts; 0 keeps them forever. */
+  retentionDays: number;
 }

@@ -161,3 +161,19 @@ export function attemptsOf(db: Kysely<Database>, deliveryIds: string[]) {
   if (!deliveryIds.length) return Promise.resolve([] as AttemptRow[]);
   return db.selectFrom('outbox_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('attempt').execute();
 }
+
+/**
+ * Deletes up to `limit` finished (delivered or failed) rows last changed before `before`, with their
+ * attempts; the number deleted. Pending and leased rows are never touched.
+ */
+export async function pruneFinished(db: Kysely<Database>, before: string, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = (
+      await trx.selectFrom('outbox').select('id').where('status', 'in', ['delivered', 'failed']).where('updated_at', '<', before).limit(limit).execute()
+    ).map((row) => row.id);
+    if (!ids.length) return 0;
+    await trx.deleteFrom('outbox_attempts').where('delivery_id', 'in', ids).execute();
+    await trx.deleteFrom('outbox').where('id', 'in', ids).execute();
+    return ids.length;
+  });
+}

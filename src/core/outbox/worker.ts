@@ -12,6 +12,8 @@ import { PeriodicTask } from '../periodic-task.js';
 
 const BATCH_SIZE = 10;
 const ERROR_CHARS = 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_BATCH = 500;
 
 export interface WorkerLogger {
   warn(obj: object, msg: string): void;
@@ -29,6 +31,7 @@ interface AttemptResult {
 export class OutboxWorker {
   readonly id = newId('wkr');
   private readonly task: PeriodicTask;
+  private lastPruneAt = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -61,8 +64,18 @@ export class OutboxWorker {
     while (this.task.active) {
       const batch = await this.claim();
       await Promise.all(batch.map((row) => this.deliver(row)));
-      if (batch.length < BATCH_SIZE) return;
+      if (batch.length < BATCH_SIZE) break;
     }
+    await this.pruneWhenDue();
+  }
+
+  /** On the first pass and then hourly: finished rows past the retention go, a batch at a time. */
+  private async pruneWhenDue(): Promise<void> {
+    const now = Date.now();
+    if (!this.settings.retentionDays || now - this.lastPruneAt < PRUNE_EVERY_MS) return;
+    this.lastPruneAt = now;
+    const before = new Date(now - this.settings.retentionDays * 86_400_000).toISOString();
+    while (this.task.active && (await store.pruneFinished(this.db, before, PRUNE_BATCH)) === PRUNE_BATCH);
   }
 
   private async claim(): Promise<store.DeliveryRow[]> {
