@@ -1,4 +1,5 @@
 // Every setting Paddock reads, from flags and environment, validated once at start.
+import os from 'node:os';
 import path from 'node:path';
 import { readModelPriceFile, type ModelPrice } from './sessions/pricing.js';
 
@@ -9,6 +10,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** Names this server's runtime among servers sharing one database: each acts only on its own sandboxes. */
+  hostId: string;
   databaseUrl: string | null;
   logLevel: string;
   runtime: RuntimeChoice;
@@ -144,10 +147,12 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const dataDir = path.resolve(flags.data ?? env.PADDOCK_DATA ?? './data');
   return {
     host: flags.host ?? env.PADDOCK_HOST ?? '127.0.0.1',
     port: integer('port (--port / PADDOCK_PORT)', flags.port ?? env.PADDOCK_PORT, 8080, 0, 65535),
-    dataDir: path.resolve(flags.data ?? env.PADDOCK_DATA ?? './data'),
+    dataDir,
+    hostId: hostId(env.PADDOCK_HOST_ID, dataDir),
     databaseUrl,
     logLevel: oneOf('PADDOCK_LOG_LEVEL', env.PADDOCK_LOG_LEVEL, ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     runtime: oneOf('PADDOCK_RUNTIME', env.PADDOCK_RUNTIME, ['gvisor', 'runc', 'auto'] as const, 'auto'),
@@ -265,4 +270,11 @@ function modelPrices(file: string | undefined): ModelPrice[] {
 
 export function databaseFile(config: Config): string {
   return path.join(config.dataDir, 'paddock.db');
+}
+
+/** Default: the machine's name and the data directory, which together locate a runtime's sandboxes. */
+function hostId(value: string | undefined, dataDir: string): string {
+  const id = value?.trim() || `${os.hostname()}:${dataDir}`;
+  if (id.length > 200) throw new ConfigError('PADDOCK_HOST_ID must be at most 200 characters');
+  return id;
 }

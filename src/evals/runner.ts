@@ -129,7 +129,7 @@ export class EvalRunner {
 
   /** At start: eval sandboxes still held belong to runs the previous process did not finish; destroy them. */
   async reapInterrupted(): Promise<number> {
-    const held = await store.heldSandboxes(this.deps.db);
+    const held = await store.heldSandboxes(this.deps.db, this.deps.sandboxes.hostId);
     for (const row of held) await this.release(row.account_id, row.sandbox_id);
     return held.length;
   }

@@ -90,6 +90,11 @@ export async function releaseSandbox(db: Db, sandboxId: string): Promise<void> {
   await db.deleteFrom('eval_sandboxes').where('sandbox_id', '=', sandboxId).execute();
 }
 
-export function heldSandboxes(db: Db) {
-  return db.selectFrom('eval_sandboxes').selectAll().execute();
+/** Eval sandboxes held, except those another server holds (its runs are its own business). */
+export function heldSandboxes(db: Db, hostId: string) {
+  return db
+    .selectFrom('eval_sandboxes')
+    .selectAll()
+    .where('sandbox_id', 'not in', (eb) => eb.selectFrom('sandboxes').select('id').where('host_id', '!=', hostId))
+    .execute();
 }

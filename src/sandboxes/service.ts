@@ -151,6 +151,11 @@ export class SandboxService {
     private readonly endings: SandboxEndings,
   ) {}
 
+  /** The server whose runtime holds the sandboxes this service creates (PADDOCK_HOST_ID). */
+  get hostId(): string {
+    return this.config.hostId;
+  }
+
   private get outboundPolicy() {
     return { allowPrivate: this.config.allowPrivateWebhooks, allowHttp: this.config.allowHttpWebhooks };
   }
@@ -193,6 +198,7 @@ export class SandboxService {
       destroyed_reason: null,
       budget_alerts_raised: 0,
       completed_at: null,
+      host_id: this.config.hostId,
       secrets: JSON.stringify(input.secrets ?? []),
       paused_at: null,
     };
@@ -448,7 +454,8 @@ export class SandboxService {
 
   /** After a restart: keep live sandboxes, mark dead ones `error`, let the runtime clean leftovers. */
   async reconcile(): Promise<void> {
-    const known = await store.sandboxesInStatus(this.db, store.LIVE_STATUSES);
+    await store.adoptUnhostedSandboxes(this.db, this.config.hostId);
+    const known = await store.sandboxesInStatus(this.db, this.config.hostId, store.LIVE_STATUSES);
     const result = await this.runtime.reconcile(known.map((row) => row.id));
     for (const id of result.dead) {
       await this.enterError(id, store.LIVE_STATUSES, 'sandbox processes were gone after a server restart');
@@ -554,7 +561,7 @@ export class SandboxService {
   /** Running sandboxes with a `timeout` that have seen no activity for that long: paused, with an `idle_timeout` alert. */
   async pauseIdle(now = Date.now()): Promise<string[]> {
     const paused: string[] = [];
-    for (const row of await store.idleCandidates(this.db)) {
+    for (const row of await store.idleCandidates(this.db, this.config.hostId)) {
       if (row.timeout === null || Date.parse(row.last_activity_at) + row.timeout * 1000 > now || this.locks.busy(row.id)) continue;
       try {
         await this.pause(row.account_id, row.id, 'idle_timeout');
@@ -569,7 +576,7 @@ export class SandboxService {
   /** Running and paused sandboxes whose processes are gone (crashed, killed, OOM): `error` with `sandbox_error`. */
   async failCrashed(): Promise<string[]> {
     const failed: string[] = [];
-    for (const row of await store.sandboxesInStatus(this.db, ['running', 'paused'])) {
+    for (const row of await store.sandboxesInStatus(this.db, this.config.hostId, ['running', 'paused'])) {
       if (this.locks.busy(row.id)) continue;
       // Under the sandbox's lock: a checkpoint or restore in progress has no process for a moment.
       const crashed = await this.locks.run(row.id, async () => {

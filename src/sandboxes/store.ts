@@ -58,8 +58,14 @@ export async function failSandbox(db: Kysely<Database>, id: string, from: readon
   return row?.account_id ?? null;
 }
 
-export function sandboxesInStatus(db: Kysely<Database>, statuses: readonly string[]) {
-  return db.selectFrom('sandboxes').selectAll().where('status', 'in', statuses).execute();
+/** This host's sandboxes in these statuses (servers sharing a database each see their own). */
+export function sandboxesInStatus(db: Kysely<Database>, hostId: string, statuses: readonly string[]) {
+  return db.selectFrom('sandboxes').selectAll().where('host_id', '=', hostId).where('status', 'in', statuses).execute();
+}
+
+/** Gives rows from before `host_id` existed to this host: until then one server held them all. */
+export async function adoptUnhostedSandboxes(db: Kysely<Database>, hostId: string): Promise<void> {
+  await db.updateTable('sandboxes').set({ host_id: hostId }).where('host_id', 'is', null).execute();
 }
 
 export async function ownedSandboxIds(db: Kysely<Database>, accountId: string, ids: readonly string[]): Promise<string[]> {
@@ -73,9 +79,9 @@ export async function claimCompletion(db: Kysely<Database>, id: string, at: stri
   return row ?? null;
 }
 
-/** Live sandboxes with a budget: what the budget sweeper checks. */
-export function budgetedLiveSandboxes(db: Kysely<Database>) {
-  return db.selectFrom('sandboxes').selectAll().where('status', 'in', LIVE_STATUSES).where('budget', 'is not', null).execute();
+/** This host's live sandboxes with a budget: what its budget sweeper checks. */
+export function budgetedLiveSandboxes(db: Kysely<Database>, hostId: string) {
+  return db.selectFrom('sandboxes').selectAll().where('host_id', '=', hostId).where('status', 'in', LIVE_STATUSES).where('budget', 'is not', null).execute();
 }
 
 /** Records budget alerts as raised (bits OR-ed in). */
@@ -87,7 +93,7 @@ export async function markBudgetAlertsRaised(db: Kysely<Database>, id: string, b
     .execute();
 }
 
-/** Running sandboxes that have an idle timeout; the caller compares `last_activity_at` with it. */
-export function idleCandidates(db: Kysely<Database>) {
-  return db.selectFrom('sandboxes').selectAll().where('status', '=', 'running').where('timeout', 'is not', null).execute();
+/** This host's running sandboxes that have an idle timeout; the caller compares `last_activity_at` with it. */
+export function idleCandidates(db: Kysely<Database>, hostId: string) {
+  return db.selectFrom('sandboxes').selectAll().where('host_id', '=', hostId).where('status', '=', 'running').where('timeout', 'is not', null).execute();
 }

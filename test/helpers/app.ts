@@ -194,7 +194,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       if (runtime && services.sandboxes && !keepSandboxes) {
         try {
           await services.sandboxes.settled();
-          const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
+          const live = await storage.db.selectFrom('sandboxes').select(['id', 'account_id']).where('host_id', '=', config.hostId).where('status', '!=', 'destroyed').execute();
           for (const row of live) await services.sandboxes.destroy(row.account_id, row.id);
         } catch (error) {
           destroyFailure = error;

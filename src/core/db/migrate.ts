@@ -9,6 +9,7 @@ import * as snapshots from './migrations/0006_snapshots.js';
 import * as metering from './migrations/0007_metering.js';
 import * as pipelines from './migrations/0008_pipelines.js';
 import * as evals from './migrations/0009_evals.js';
+import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_metering': metering,
   '0008_pipelines': pipelines,
   '0009_evals': evals,
+  '0010_sandbox_hosts': sandboxHosts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

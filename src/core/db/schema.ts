@@ -72,6 +72,8 @@ export interface SandboxesTable {
   budget_alerts_raised: number;
   /** When the sandbox ended (destroyed or error) and its `on_complete` callback was queued. */
   completed_at: string | null;
+  /** The server (PADDOCK_HOST_ID) whose runtime holds the sandbox; null only on rows from before the column. */
+  host_id: string | null;
   /** JSON array of account secret names injected as environment variables. */
   secrets: string;
   paused_at: string | null;

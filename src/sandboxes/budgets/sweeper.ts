@@ -46,7 +46,7 @@ export class BudgetSweeper {
 
   /** One pass over every budgeted live sandbox; answers how soon the next pass is wanted (ms). */
   async sweep(nowMs = Date.now()): Promise<number> {
-    const rows = await store.budgetedLiveSandboxes(this.db);
+    const rows = await store.budgetedLiveSandboxes(this.db, this.sandboxes.hostId);
     if (!rows.length) return this.intervalMs;
     const spends = await this.spend.of(
       rows.map((row) => row.id),

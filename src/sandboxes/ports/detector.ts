@@ -43,6 +43,7 @@ export class PortDetector {
     private readonly db: Kysely<Database>,
     private readonly runtime: SandboxRuntime,
     private readonly log: FastifyBaseLogger,
+    private readonly hostId: string,
     private readonly intervalMs = SCAN_INTERVAL_MS,
   ) {}
 
@@ -89,7 +90,7 @@ export class PortDetector {
   /** One pass over every running sandbox. */
   async scan(): Promise<void> {
     const now = nowIso();
-    const [running, rows] = await Promise.all([store.runningSandboxes(this.db), store.allPorts(this.db)]);
+    const [running, rows] = await Promise.all([store.runningSandboxes(this.db, this.hostId), store.allPorts(this.db, this.hostId)]);
     const listed = new Map<string, Set<number>>();
     for (const row of rows) {
       if (!row.listening) continue;
@@ -127,7 +128,7 @@ export class PortDetector {
 
   private async reload(running: Array<{ id: string; account_id: string; ip: string | null }>): Promise<void> {
     this.passwordChanges.clear();
-    const rows = await store.allPorts(this.db);
+    const rows = await store.allPorts(this.db, this.hostId);
     const sandboxes = new Map(running.map((s) => [s.id, { id: s.id, accountId: s.account_id, ip: s.ip }]));
     const ports = new Map<string, Map<number, LivePort>>();
     for (const row of rows) {

@@ -27,7 +27,7 @@ export interface PortsAndPreviewsOptions {
 }
 
 export async function registerPortsAndPreviews(app: FastifyInstance, { config, db, runtime, sandboxes, limiters }: PortsAndPreviewsOptions): Promise<PortDetector> {
-  const detector = new PortDetector(db, runtime, app.log);
+  const detector = new PortDetector(db, runtime, app.log, config.hostId);
   const hosts = new PreviewHosts(config, () => {
     const address = app.server.address();
     return typeof address === 'object' && address ? address.port : config.port;

@@ -4,12 +4,18 @@ import type { Database, SandboxPortsTable } from '../../core/db/schema.js';
 
 export type PortRow = Selectable<SandboxPortsTable>;
 
-export function runningSandboxes(db: Kysely<Database>) {
-  return db.selectFrom('sandboxes').select(['id', 'account_id', 'ip']).where('status', '=', 'running').execute();
+/** This host's running sandboxes: the ones its runtime can scan and its proxy can reach. */
+export function runningSandboxes(db: Kysely<Database>, hostId: string) {
+  return db.selectFrom('sandboxes').select(['id', 'account_id', 'ip']).where('host_id', '=', hostId).where('status', '=', 'running').execute();
 }
 
-export function allPorts(db: Kysely<Database>) {
-  return db.selectFrom('sandbox_ports').selectAll().execute();
+/** Ports of this host's sandboxes. */
+export function allPorts(db: Kysely<Database>, hostId: string) {
+  return db
+    .selectFrom('sandbox_ports')
+    .selectAll()
+    .where('sandbox_id', 'in', (eb) => eb.selectFrom('sandboxes').select('id').where('host_id', '=', hostId))
+    .execute();
 }
 
 export function listeningPorts(db: Kysely<Database>, sandboxId: string) {
