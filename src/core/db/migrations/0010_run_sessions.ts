@@ -85,10 +85,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) throw new Error('0010_run_sessions cannot be reverted on SQLite: restore a backup');
   await db.schema.alterTable('pipeline_runs').dropColumn('session_id').execute();
   await db.deleteFrom('sessions').where('pipeline_run_id', 'is not', null).execute();
   await db.schema.dropIndex('sessions_pipeline_run_unique').execute();
-  if (db.getExecutor().adapter instanceof SqliteAdapter) throw new Error('0010_run_sessions cannot be reverted on SQLite: restore a backup');
   await db.schema.alterTable('sessions').dropConstraint('sessions_owner_check').execute();
   await db.schema.alterTable('sessions').dropColumn('pipeline_run_id').execute();
   await db.schema.alterTable('sessions').alterColumn('sandbox_id', (c) => c.setNotNull()).execute();
