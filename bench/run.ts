@@ -6,6 +6,7 @@ import { benchIngest } from './ingest.js';
 import { benchPipelines } from './pipelines.js';
 import { benchPause } from './pause.js';
 import { benchPreview } from './preview.js';
+import { benchRunSessions } from './run-sessions.js';
 import { benchSandboxes } from './sandboxes.js';
 import { benchTerminal } from './terminal.js';
 import { printTable, type BenchRow } from './table.js';
@@ -21,6 +22,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   pipelines: { title: 'Pipelines: engine overhead per command stage and time to first stage (runc, SQLite, same run)', run: benchPipelines },
   pause: { title: 'Pause/resume vs the raw runtime (freezer, gVisor checkpoint) and snapshots of a 100 MB workspace vs plain tar (same run)', run: benchPause },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
+  runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };
 
 const selected = process.argv.slice(2).filter((name) => !name.startsWith('-'));

@@ -190,6 +190,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   // stage sandboxes) before the sandbox service settles.
   const pipelines = await registerPipelines(app, {
     config, storage, notifications, sandboxes,
+    sessions,
     bridgeAddress: () => runtime?.hostAddress?.() ?? null,
     computeCostOf: (ids) => meter.computeCostUsd(ids),
     extraExecutors: {

@@ -9,7 +9,7 @@ import type { Storage } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import type { ApprovalChannel } from './definition/approval-channels.js';
-import { Transitions, type ApprovalNotifier } from './engine/transitions.js';
+import { Transitions, type ApprovalNotifier, type RunSessions } from './engine/transitions.js';
 import { PipelineWorker } from './engine/worker.js';
 import { runRoutes } from './run-routes.js';
 import { pipelineRoutes } from './routes.js';
@@ -33,6 +33,8 @@ export interface PipelineOptions {
   config: Config;
   storage: Storage;
   notifications: NotificationService;
+  /** Each run's session: created with the run, fed every lifecycle event in the transition's transaction. */
+  sessions: RunSessions;
   /** Null when the server runs without a sandbox runtime: command stages then fail saying so. */
   sandboxes: SandboxService | null;
   /** Compute cost of sandboxes for `cost_below` gates; default: the sessions' compute_cost_usd. */
@@ -107,7 +109,7 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
   const { db, dialect } = options.storage;
   const pipelines = new PipelineService(db);
   const state = new StateService(db, dialect);
-  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications));
+  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions);
   const { pipelines: settings } = options.config;
   const sandboxes = options.sandboxes;
   const teardowns = new Teardowns();

@@ -87,7 +87,7 @@ export function runRoutes(service: RunService) {
       schema: {
         tags: ['pipelines'],
         summary: "A run's timeline",
-        description: 'The pipeline lifecycle events of the run in order (`pipeline.run.created/started/completed/failed/canceled`, `pipeline.stage.started/completed/failed/skipped/retrying/paused_approval/approved/rejected/approval_auto_decided/lease_expired/interrupted`), each written in the transaction of the transition it reports. Page with after_seq.',
+        description: 'The pipeline lifecycle events of the run in order (`pipeline.run.created/started/completed/failed/canceled`, `pipeline.stage.started/completed/failed/skipped/retrying/paused_approval/approved/rejected/approval_auto_decided/lease_expired/interrupted`), each written in the transaction of the transition it reports. Page with after_seq. The same events are appended to the run\'s session (`session_id` on the run) for replay with agent events, cost and trust.',
         params: RunParams,
         querystring: EventsQuery,
         response: { 200: RunEvents, ...errors },

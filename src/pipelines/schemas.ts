@@ -150,6 +150,12 @@ const RunListItemProperties = {
   version: Type.Integer({ description: 'The pipeline version the run started with and keeps.' }),
   status: Type.String({ enum: ['pending', 'running', 'paused', 'succeeded', 'failed', 'canceled'] }),
   trigger: Type.String(),
+  session_id: Nullable(
+    Type.String({
+      description:
+        "The run's session (GET /v1/sessions/{id}, /replay): created with the run, it records every pipeline lifecycle event (`pipeline.run.created`, `pipeline.stage.started`, …) as a `lifecycle` event in the transaction of the transition, so replay shows the run's timeline. Its trust and LLM cost, with those of the sessions of the run's stage sandboxes, are what `trust_above` and `cost_below` gates read. Null for runs created before run sessions existed.",
+    }) as never,
+  ),
   created_at: Type.String(),
   started_at: Nullable(Type.String() as never),
   completed_at: Nullable(Type.String() as never),

@@ -17,7 +17,8 @@ const MAX_TOKENS_PER_EVENT = 100_000_000;
 const MAX_COST_PER_EVENT_USD = 1_000_000;
 
 const SANDBOX_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const FIELDS = new Set(['id', 'session_id', 'sandbox_id', 'type', 'timestamp', 'meta', 'payload']);
+const FIELDS = new Set(['id', 'session_id', 'sandbox_id', 'pipeline_run_id', 'type', 'timestamp', 'meta', 'payload']);
+const RUN_ID_PATTERN = /^run_[A-Za-z0-9_-]{1,60}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 /** What toISOString produces; such timestamps are stored as sent. */
 const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -30,7 +31,9 @@ export interface IngestedEvent {
   /** The id the client chose (a UUID, lower case), or null. */
   clientId: string | null;
   sessionId: string;
-  sandboxId: string;
+  /** Exactly one of sandboxId and pipelineRunId is set: the session's owner the event names. */
+  sandboxId: string | null;
+  pipelineRunId: string | null;
   type: EventType;
   /** Normalized to ISO 8601 UTC with milliseconds. */
   timestamp: string;
@@ -89,12 +92,14 @@ function checkTimestamp(value: unknown, nowMs: number): number | string {
 export function parseEvent(raw: unknown, nowMs: number): IngestedEvent | string {
   if (!isPlainObject(raw)) return 'event must be an object';
   for (const name of Object.keys(raw)) if (!FIELDS.has(name)) return `${name} is not a known field`;
-  const { id, session_id: sessionId, sandbox_id: sandboxId, type, timestamp, meta = {}, payload = {} } = raw;
+  const { id, session_id: sessionId, sandbox_id: sandboxId, pipeline_run_id: pipelineRunId, type, timestamp, meta = {}, payload = {} } = raw;
   if (id !== undefined && (typeof id !== 'string' || !UUID.test(id))) return 'id must be a UUID string when given';
   if (sessionId === undefined) return 'session_id is required';
   if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) return "session_id must be 1-128 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit";
-  if (sandboxId === undefined) return 'sandbox_id is required';
-  if (typeof sandboxId !== 'string' || !SANDBOX_ID_PATTERN.test(sandboxId)) return 'sandbox_id must be a sandbox id such as sbx_…';
+  if (sandboxId === undefined && pipelineRunId === undefined) return 'sandbox_id is required (or pipeline_run_id for the session of a pipeline run)';
+  if (sandboxId !== undefined && pipelineRunId !== undefined) return 'send either sandbox_id or pipeline_run_id, not both';
+  if (sandboxId !== undefined && (typeof sandboxId !== 'string' || !SANDBOX_ID_PATTERN.test(sandboxId))) return 'sandbox_id must be a sandbox id such as sbx_…';
+  if (pipelineRunId !== undefined && (typeof pipelineRunId !== 'string' || !RUN_ID_PATTERN.test(pipelineRunId))) return 'pipeline_run_id must be a run id such as run_…';
   if (type === undefined) return 'type is required';
   if (typeof type !== 'string' || !TYPES.has(type)) return `type must be one of: ${EVENT_TYPES.join(', ')}`;
   const timestampMs = checkTimestamp(timestamp, nowMs);
@@ -110,7 +115,8 @@ export function parseEvent(raw: unknown, nowMs: number): IngestedEvent | string 
     id: clientId ?? randomUUID(),
     clientId,
     sessionId,
-    sandboxId,
+    sandboxId: (sandboxId as string | undefined) ?? null,
+    pipelineRunId: (pipelineRunId as string | undefined) ?? null,
     type: type as EventType,
     timestamp: CANONICAL_TIMESTAMP.test(timestamp as string) ? (timestamp as string) : new Date(timestampMs).toISOString(),
     timestampMs,

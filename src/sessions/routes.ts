@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { SandboxParams } from '../sandboxes/schemas.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_INGEST_BODY_BYTES, type EventType } from './ingest-validation.js';
-import { IngestBody, IngestResult, MAX_REPLAY_LIMIT, ReplayPage, ReplayQuery, ReplaySummary, Session, SessionListQuery, SessionParams } from './schemas.js';
+import { AccountSessionListQuery, IngestBody, IngestResult, MAX_REPLAY_LIMIT, ReplayPage, ReplayQuery, ReplaySummary, Session, SessionListQuery, SessionParams } from './schemas.js';
 import { RECORDED_OUTPUT_CHARS, type SessionService } from './service.js';
 
 const readSessions = { access: { kind: 'key', area: 'sessions' } } as const;
@@ -41,6 +41,21 @@ export function sessionRoutes(service: SessionService) {
       },
       handler: async (request) =>
         service.listForSandbox(request.principal!.accountId, request.params.id, { limit: request.query.limit ?? 100, offset: request.query.offset ?? 0, status: request.query.status }),
+    });
+
+    app.get<{ Querystring: { pipeline_run_id?: string; sandbox_id?: string; limit?: number; offset?: number; status?: string } }>('/v1/sessions', {
+      config: readSessions,
+      schema: {
+        tags: ['sessions'],
+        summary: "List the account's sessions",
+        description: `Not shown in the spec. Newest first, paginated with limit (default 100, at most ${MAX_REPLAY_LIMIT}) and offset; filters \`pipeline_run_id\` (the run's own session plus the sessions of the sandboxes its stages created), \`sandbox_id\` and \`status\` combine. An unknown or another account's run or sandbox matches nothing.`,
+        querystring: AccountSessionListQuery,
+        response: { 200: Type.Array(Session), ...errors },
+      },
+      handler: async (request) => {
+        const { limit = 100, offset = 0, pipeline_run_id: pipelineRunId, sandbox_id: sandboxId, status } = request.query;
+        return service.list(request.principal!.accountId, { pipelineRunId, sandboxId, status }, { limit, offset });
+      },
     });
 
     app.get<Params>('/v1/sessions/:id', {

@@ -11,10 +11,11 @@ export const MAX_REPLAY_LIMIT = 1000;
 export const IngestBody = Type.Object(
   {
     events: Type.Array(Type.Unknown(), {
-      description: `Up to ${MAX_EVENTS_PER_REQUEST} events (more → 400). Each is checked on its own: \`{id?, session_id, sandbox_id, type, timestamp, meta?, payload?}\`.
+      description: `Up to ${MAX_EVENTS_PER_REQUEST} events (more → 400). Each is checked on its own: \`{id?, session_id, sandbox_id | pipeline_run_id, type, timestamp, meta?, payload?}\`.
 - \`id\`: optional UUID chosen by the client; an event whose id the session already holds is not stored again (counted in \`accepted\` and \`duplicates\`), so a batch can be retried safely.
 - \`session_id\`: 1-128 of \`[A-Za-z0-9._:-]\`; the session is created by its first event and bound to that event's sandbox.
 - \`sandbox_id\`: a sandbox of the authenticated account (destroyed ones included).
+- \`pipeline_run_id\` (instead of \`sandbox_id\`): the event goes to that run's session, whose id is the run's \`session_id\`; any type but \`lifecycle\` (Paddock records the run's lifecycle itself). LLM cost and trust findings recorded there count in the run's gates.
 - \`type\`: ${EVENT_TYPES.join(', ')}.
 - \`timestamp\`: ISO 8601 with a zone; at most 5 minutes in the future and 30 days in the past.
 - \`meta\`, \`payload\`: objects. Fields read by Paddock: llm_call \`model\`, \`provider\`, \`tokens_in\`, \`tokens_out\`, \`cost_usd\`; command \`command\`, \`exit_code\`, \`output\`; network \`allowed\` (false = a denied attempt), \`host\`, \`url\`; file_op \`operation\`, \`path\`; error \`message\`; lifecycle \`status\` (${LIFECYCLE_STATUSES.join(', ')}), \`agent_type\`, \`model\`; \`meta.agent_type\` on any event.`,
@@ -30,9 +31,19 @@ export const IngestResult = Type.Object({
   details: Type.Array(Type.Object({ index: Type.Integer({ description: 'Position in `events`.' }), reason: Type.String() })),
 });
 
+const Owner = {
+  sandbox_id: Nullable(Type.String({ description: 'The sandbox the session was recorded in; null for the session of a pipeline run.' })),
+  pipeline_run_id: Nullable(
+    Type.String({
+      description:
+        "The pipeline run whose timeline this session records (null for sandbox sessions). Every run gets one session when it is created; Paddock appends each pipeline lifecycle event to it as a `lifecycle` event (payload `event`: `pipeline.run.created`, `pipeline.stage.completed`, …) in the transaction of the transition. Clients may add other events to it by sending `pipeline_run_id` instead of `sandbox_id` to the ingest endpoint.",
+    }),
+  ),
+};
+
 export const Session = Type.Object({
   id: Type.String(),
-  sandbox_id: Type.String(),
+  ...Owner,
   status: Type.String({ enum: [...SESSION_STATUSES] }),
   agent_type: Nullable(Type.String()),
   model: Nullable(Type.String()),
@@ -40,7 +51,7 @@ export const Session = Type.Object({
   tokens_out: Type.Integer(),
   cost_usd: Type.Number({ description: 'llm_cost_usd + compute_cost_usd.' }),
   llm_cost_usd: Type.Number(),
-  compute_cost_usd: Type.Number({ description: "Sandbox compute attributed to the session: the sandbox's metered compute (vCPU and memory while running, at the server's rates) between the session's first event and its end (now while active). Overlapping sessions of one sandbox are each charged their span." }),
+  compute_cost_usd: Type.Number({ description: "Sandbox compute attributed to the session: the sandbox's metered compute (vCPU and memory while running, at the server's rates) between the session's first event and its end (now while active). Overlapping sessions of one sandbox are each charged their span. A run's session is charged the compute of the sandboxes the run's stages created." }),
   trust_score: Type.Integer({ minimum: 0, maximum: 100 }),
   event_count: Type.Integer(),
   duration_ms: Type.Integer({ description: 'From the earliest to the latest event timestamp (or the end).' }),
@@ -81,7 +92,7 @@ export const Finding = Type.Object({
 
 export const ReplaySummary = Type.Object({
   session_id: Type.String(),
-  sandbox_id: Type.String(),
+  ...Owner,
   status: Type.String({ enum: [...SESSION_STATUSES] }),
   event_count: Type.Integer(),
   counts: Type.Object(Object.fromEntries(EVENT_TYPES.map((type) => [type, Type.Integer()]))),
@@ -104,6 +115,19 @@ export const ReplayQuery = Type.Object(
     after_seq: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Events with a greater sequence; pass the previous next_seq.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REPLAY_LIMIT, default: 100 })),
     type: Type.Optional(EventTypeEnum),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountSessionListQuery = Type.Object(
+  {
+    pipeline_run_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "Sessions of this run: the run's own session and the sessions of the sandboxes its stages created (what its gates' `trust_above` and `cost_below` read)." }),
+    ),
+    sandbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Sessions recorded in this sandbox.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REPLAY_LIMIT, default: 100 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    status: Type.Optional(Type.String({ enum: [...SESSION_STATUSES] })),
   },
   { additionalProperties: false },
 );

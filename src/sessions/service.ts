@@ -10,6 +10,7 @@ import { nowIso } from '../core/time.js';
 import type { SandboxDirectory } from '../sandboxes/directory.js';
 import { MAX_EVENTS_PER_REQUEST, SESSION_ID_PATTERN, parseEvent, type EventType, type IngestedEvent } from './ingest-validation.js';
 import type { PriceTable } from './pricing.js';
+import { PIPELINE_AGENT_TYPE, runTimelineEvent, type RunEvent } from './run-events.js';
 import * as store from './store.js';
 import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from './timeline.js';
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
@@ -63,18 +64,33 @@ function sessionWindow(row: SessionRow): { fromMs: number; toMs: number | null }
   return { fromMs: Date.parse(row.started_at), toMs: end === null ? null : Date.parse(end) };
 }
 
+/** Why an event may not go to `session`, or null when it may. */
+function ownerMismatch(session: SessionRow, event: IngestedEvent): string | null {
+  if (session.pipeline_run_id !== null) {
+    if (event.pipelineRunId !== session.pipeline_run_id) return `session ${session.id} is the session of pipeline run ${session.pipeline_run_id}, not of ${event.sandboxId ? `sandbox ${event.sandboxId}` : `run ${event.pipelineRunId}`}`;
+    if (event.type === 'lifecycle') return `lifecycle events of a pipeline run's session are recorded by Paddock from the run's transitions`;
+    return null;
+  }
+  if (event.sandboxId === session.sandbox_id) return null;
+  return `session ${session.id} belongs to sandbox ${session.sandbox_id}, not ${event.sandboxId ? event.sandboxId : `pipeline run ${event.pipelineRunId}`}`;
+}
+
 export interface ReplayQuery {
   afterSeq: number;
   limit: number;
   type?: EventType;
 }
 
-function newSessionRow(accountId: string, id: string, sandboxId: string, now: string, agentType: string | null = null): Insertable<SessionsTable> {
+/** What a session belongs to: a sandbox, or a pipeline run (whose timeline it records). */
+export type SessionOwner = { sandboxId: string; pipelineRunId: null } | { sandboxId: null; pipelineRunId: string };
+
+function newSessionRow(accountId: string, id: string, owner: SessionOwner, now: string, agentType: string | null = null): Insertable<SessionsTable> {
   return {
     key: newId('sek'),
     id,
     account_id: accountId,
-    sandbox_id: sandboxId,
+    sandbox_id: owner.sandboxId,
+    pipeline_run_id: owner.pipelineRunId,
     status: 'active',
     agent_type: agentType,
     model: null,
@@ -131,10 +147,10 @@ export class SessionService {
       else parsed.push({ index, event: result });
     });
 
-    const owned = await this.sandboxes.ownedBy(accountId, [...new Set(parsed.map((p) => p.event.sandboxId))]);
+    const owned = await this.sandboxes.ownedBy(accountId, [...new Set(parsed.flatMap((p) => (p.event.sandboxId ? [p.event.sandboxId] : [])))]);
     const bySession = new Map<string, { index: number; event: IngestedEvent }[]>();
     for (const item of parsed) {
-      if (!owned.has(item.event.sandboxId)) {
+      if (item.event.sandboxId && !owned.has(item.event.sandboxId)) {
         details.push({ index: item.index, reason: `sandbox_id ${item.event.sandboxId} is not a sandbox of this account` });
         continue;
       }
@@ -152,12 +168,18 @@ export class SessionService {
         // A fixed lock order, so two batches touching the same sessions cannot deadlock on PostgreSQL.
         for (const sessionId of [...bySession.keys()].sort()) {
           const items = bySession.get(sessionId)!;
-          await store.ensureSession(trx, newSessionRow(accountId, sessionId, items[0].event.sandboxId, now));
-          const session = (await store.lockSession(trx, this.dialect, accountId, sessionId))!;
+          // Sandbox sessions are created by their first event; a run's session only with its run.
+          const creator = items.find(({ event }) => event.sandboxId !== null);
+          if (creator) await store.ensureSession(trx, newSessionRow(accountId, sessionId, { sandboxId: creator.event.sandboxId!, pipelineRunId: null }, now));
+          const session = await store.lockSession(trx, this.dialect, accountId, sessionId);
+          if (!session) {
+            for (const { index, event } of items) details.push({ index, reason: `session ${sessionId} is not the session of pipeline run ${event.pipelineRunId}: use the run's session_id` });
+            continue;
+          }
           const bound = items.filter(({ index, event }) => {
-            if (event.sandboxId === session.sandbox_id) return true;
-            details.push({ index, reason: `session ${sessionId} belongs to sandbox ${session.sandbox_id}, not ${event.sandboxId}` });
-            return false;
+            const reason = ownerMismatch(session, event);
+            if (reason) details.push({ index, reason });
+            return reason === null;
           });
           const clientIds = bound.flatMap(({ event }) => (event.clientId ? [event.clientId] : []));
           const seen = clientIds.length ? await store.storedClientIds(trx, session.key, clientIds) : new Set<string>();
@@ -234,12 +256,33 @@ export class SessionService {
       }
       if (!session) {
         const id = newId('ses');
-        await store.ensureSession(trx, newSessionRow(record.accountId, id, record.sandboxId, now, EXEC_AGENT_TYPE));
+        await store.ensureSession(trx, newSessionRow(record.accountId, id, { sandboxId: record.sandboxId, pipelineRunId: null }, now, EXEC_AGENT_TYPE));
         session = (await store.lockSession(trx, this.dialect, record.accountId, id))!;
       }
       return this.append(trx, session, [event], now);
     });
     if (updated.trust_alert_pending) await this.trustAlerts.check(updated.key, updated.account_id);
+  }
+
+  /** Creates the run's session inside the transaction that creates the run (after the run row: the session references it). */
+  async openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void> {
+    await trx.insertInto('sessions').values(newSessionRow(run.accountId, run.sessionId, { sandboxId: null, pipelineRunId: run.runId }, now, PIPELINE_AGENT_TYPE)).execute();
+  }
+
+  /**
+   * Appends a pipeline lifecycle event to the run's session inside the transition's transaction (which
+   * holds the run's lock). A run created before run sessions existed has none: nothing is recorded.
+   * A trust fall is left pending for the sweeper, since alerts are raised after a commit.
+   */
+  async recordRunEvent(trx: Kysely<Database>, runId: string, event: RunEvent): Promise<void> {
+    const session = await store.lockRunSession(trx, this.dialect, runId);
+    if (session) await this.append(trx, session, [runTimelineEvent(event)], nowIso());
+  }
+
+  /** Sessions of the account, filtered; with pipelineRunId: the run's own session and those of the sandboxes its stages created. */
+  async list(accountId: string, filter: store.SessionFilter, page: { limit: number; offset: number }) {
+    const rows = await store.listSessionsOf(this.db, accountId, filter, page);
+    return Promise.all(rows.map(async (row) => sessionView(await this.withComputeCost(row))));
   }
 
   async get(accountId: string, id: string): Promise<SessionRow> {
@@ -263,7 +306,9 @@ export class SessionService {
   private async withComputeCost(row: SessionRow): Promise<SessionRow> {
     const window = sessionWindow(row);
     if (!this.compute || !window) return row;
-    return { ...row, compute_cost_usd: await this.compute.computeCostUsd([row.sandbox_id], { window }) };
+    // A run's session is charged the compute of the sandboxes its stages created.
+    const sandboxIds = row.sandbox_id !== null ? [row.sandbox_id] : await store.sandboxesOfRun(this.db, row.pipeline_run_id!);
+    return { ...row, compute_cost_usd: await this.compute.computeCostUsd(sandboxIds, { window }) };
   }
 
   /** LLM cost of each sandbox's sessions, for sandbox spend and budgets; `db` reads inside the caller's transaction. */
@@ -291,6 +336,7 @@ export class SessionService {
     return {
       session_id: session.id,
       sandbox_id: session.sandbox_id,
+      pipeline_run_id: session.pipeline_run_id,
       status: session.status,
       event_count: session.event_count,
       counts: countsByType(session),

@@ -36,6 +36,36 @@ export function lockActiveSession(db: Db, dialect: Dialect, sandboxId: string): 
   return query.executeTakeFirst();
 }
 
+/** The run's session, locked on PostgreSQL like lockSession. */
+export function lockRunSession(db: Db, dialect: Dialect, runId: string): Promise<SessionRow | undefined> {
+  let query = db.selectFrom('sessions').selectAll().where('pipeline_run_id', '=', runId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The sandboxes a run's stage attempts created. */
+export async function sandboxesOfRun(db: Db, runId: string): Promise<string[]> {
+  return (await db.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId).execute()).map((row) => row.sandbox_id);
+}
+
+export interface SessionFilter {
+  /** The run's session and the sessions of the sandboxes its stages created. */
+  pipelineRunId?: string;
+  sandboxId?: string;
+  status?: string;
+}
+
+export function listSessionsOf(db: Db, accountId: string, filter: SessionFilter, page: { limit: number; offset: number }) {
+  let query = db.selectFrom('sessions').selectAll().where('account_id', '=', accountId);
+  if (filter.pipelineRunId !== undefined) {
+    const runId = filter.pipelineRunId;
+    query = query.where((eb) => eb.or([eb('pipeline_run_id', '=', runId), eb('sandbox_id', 'in', eb.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId))]));
+  }
+  if (filter.sandboxId !== undefined) query = query.where('sandbox_id', '=', filter.sandboxId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  return query.orderBy('created_at', 'desc').orderBy('key', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
 export function listSessions(db: Db, accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
   let query = db.selectFrom('sessions').selectAll().where('sandbox_id', '=', sandboxId).where('account_id', '=', accountId);
   if (options.status) query = query.where('status', '=', options.status);
@@ -159,6 +189,8 @@ export async function timeOutInactive(db: Db, cutoffIso: string, nowIso: string)
     .set((eb) => ({ status: 'timeout', ended_at: eb.fn.coalesce('last_event_at', 'last_activity_at'), updated_at: nowIso }))
     .where('status', '=', 'active')
     .where('last_activity_at', '<', cutoffIso)
+    // A run's session lasts as long as its run (a paused run may wait for days); the run ends it.
+    .where('sandbox_id', 'is not', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -187,6 +219,6 @@ export async function llmCostBySandbox(db: Db, sandboxIds: readonly string[]): P
     .where('sandbox_id', 'in', sandboxIds)
     .groupBy('sandbox_id')
     .execute();
-  for (const row of rows) result.set(row.sandbox_id, Number(row.llm ?? 0));
+  for (const row of rows) result.set(row.sandbox_id!, Number(row.llm ?? 0));
   return result;
 }

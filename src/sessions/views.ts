@@ -21,6 +21,7 @@ export function sessionView(row: SessionRow) {
   return {
     id: row.id,
     sandbox_id: row.sandbox_id,
+    pipeline_run_id: row.pipeline_run_id,
     status: row.status,
     agent_type: row.agent_type,
     model: row.model,

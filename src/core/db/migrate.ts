@@ -10,6 +10,7 @@ import * as metering from './migrations/0007_metering.js';
 import * as pipelines from './migrations/0008_pipelines.js';
 import * as evals from './migrations/0009_evals.js';
 import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
+import * as runSessions from './migrations/0011_run_sessions.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -22,13 +23,19 @@ const migrations: Record<string, Migration> = {
   '0008_pipelines': pipelines,
   '0009_evals': evals,
   '0010_sandbox_hosts': sandboxHosts,
+  '0011_run_sessions': runSessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  return migrateTo(db, null);
+}
+
+/** Applies migrations up to and including `last` (all when null); upgrade tests start from an older schema. */
+export async function migrateTo(db: Kysely<any>, last: string | null): Promise<string[]> {
   const migrator = new Migrator({ db, provider, migrationTableName: 'paddock_migrations', migrationLockTableName: 'paddock_migrations_lock' });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = last === null ? await migrator.migrateToLatest() : await migrator.migrateTo(last);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -201,7 +201,10 @@ export interface SessionsTable {
   key: string;
   id: string;
   account_id: string;
-  sandbox_id: string;
+  /** Exactly one of sandbox_id and pipeline_run_id is set (sessions_owner_check). */
+  sandbox_id: string | null;
+  /** The run whose timeline this session records. */
+  pipeline_run_id: string | null;
   status: string;
   agent_type: string | null;
   model: string | null;
@@ -309,6 +312,8 @@ export interface PipelineRunsTable {
   started_at: string | null;
   completed_at: string | null;
   updated_at: string;
+  /** The run's session; null for runs created before run sessions existed. */
+  session_id: string | null;
 }
 
 export interface PipelineRunStagesTable {

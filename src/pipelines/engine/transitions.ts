@@ -21,6 +21,12 @@ export interface ApprovalNotifier {
   notify(trx: Kysely<Database>, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
 }
 
+/** The sessions feature: each run's session, written inside the transitions' transactions. */
+export interface RunSessions {
+  openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void>;
+  recordRunEvent(trx: Kysely<Database>, runId: string, event: { type: string; stage: string | null; data: Record<string, unknown>; at: string }): Promise<void>;
+}
+
 export interface ClaimedAttempt {
   run: store.RunRow;
   stage: store.RunStageRow;
@@ -44,7 +50,14 @@ export class Transitions {
     private readonly dialect: Dialect,
     private readonly state: StateService,
     private readonly notifier: ApprovalNotifier,
+    private readonly sessions: RunSessions,
   ) {}
+
+  /** A lifecycle event: into the run's timeline and its session, in the caller's transaction. */
+  private async emit(trx: Kysely<Database>, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
+    await store.appendEvent(trx, run, type, stage, data, at);
+    await this.sessions.recordRunEvent(trx, run.id, { type, stage, data, at });
+  }
 
   /** Definitions are immutable per version, so they are cached forever. */
   async definition(db: Kysely<Database>, pipelineId: string, version: number): Promise<PipelineDefinition> {
@@ -76,8 +89,10 @@ export class Transitions {
         started_at: null,
         completed_at: null,
         updated_at: now,
+        session_id: newId('ses'),
       };
       await trx.insertInto('pipeline_runs').values(run).execute();
+      await this.sessions.openRunSession(trx, { accountId: run.account_id, runId: run.id, sessionId: run.session_id! }, now);
       await trx
         .insertInto('pipeline_run_stages')
         .values(
@@ -95,7 +110,7 @@ export class Transitions {
           })),
         )
         .execute();
-      await store.appendEvent(trx, run, 'pipeline.run.created', null, { pipeline_id: run.pipeline_id, version: run.version, trigger: run.trigger }, now);
+      await this.emit(trx, run, 'pipeline.run.created', null, { pipeline_id: run.pipeline_id, version: run.version, trigger: run.trigger }, now);
       await this.advance(trx, run);
       return run;
     });
@@ -126,7 +141,7 @@ export class Transitions {
         } else {
           Object.assign(row, { status: 'skipped', error: result.reason, completed_at: now });
           await store.updateStage(trx, row.id, { status: 'skipped', error: result.reason, completed_at: now, updated_at: now });
-          await store.appendEvent(trx, run, 'pipeline.stage.skipped', row.name, { reason: result.reason }, now);
+          await this.emit(trx, run, 'pipeline.stage.skipped', row.name, { reason: result.reason }, now);
         }
       }
     }
@@ -149,7 +164,7 @@ export class Transitions {
     run.status = status;
     await store.updateRun(trx, run.id, { status, error, completed_at: now, updated_at: now });
     const type = status === 'succeeded' ? 'pipeline.run.completed' : status === 'failed' ? 'pipeline.run.failed' : 'pipeline.run.canceled';
-    await store.appendEvent(trx, run, type, null, { status, ...(error ? { error } : {}), duration_ms: run.started_at ? Date.parse(now) - Date.parse(run.started_at) : 0 }, now);
+    await this.emit(trx, run, type, null, { status, ...(error ? { error } : {}), duration_ms: run.started_at ? Date.parse(now) - Date.parse(run.started_at) : 0 }, now);
   }
 
   /** Marks every unfinished stage canceled (running ones stop at their worker's next heartbeat). */
@@ -181,11 +196,11 @@ export class Transitions {
           run.status = 'running';
           run.started_at = nowText;
           await store.updateRun(trx, run.id, { status: 'running', started_at: nowText, updated_at: nowText });
-          await store.appendEvent(trx, run, 'pipeline.run.started', null, {}, nowText);
+          await this.emit(trx, run, 'pipeline.run.started', null, {}, nowText);
         }
         if (reclaimed) {
           await trx.updateTable('pipeline_stage_attempts').set({ status: 'lost', error: `worker ${stage.lease_owner} stopped renewing its lease`, completed_at: nowText }).where('run_stage_id', '=', stage.id).where('attempt', '=', stage.attempt).execute();
-          await store.appendEvent(trx, run, 'pipeline.stage.lease_expired', stage.name, { attempt: stage.attempt, worker_id: stage.lease_owner }, nowText);
+          await this.emit(trx, run, 'pipeline.stage.lease_expired', stage.name, { attempt: stage.attempt, worker_id: stage.lease_owner }, nowText);
         }
         if (stage.type === 'await_approval') {
           await this.pauseForApproval(trx, run, stage, definition, now);
@@ -195,7 +210,7 @@ export class Transitions {
         const changes = { status: 'running', attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
         await store.updateStage(trx, stage.id, changes);
         await trx.insertInto('pipeline_stage_attempts').values({ run_stage_id: stage.id, attempt, worker_id: workerId, status: 'running', exit_code: null, error: null, sandbox_id: null, stdout: '', stderr: '', started_at: nowText, completed_at: null }).execute();
-        await store.appendEvent(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
+        await this.emit(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
         const orphanSandboxes = reclaimed
           ? (await trx.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_stage_id', '=', stage.id).where('attempt', '<', attempt).execute()).map((r) => r.sandbox_id)
           : [];
@@ -212,7 +227,7 @@ export class Transitions {
     await store.updateStage(trx, stage.id, { status: 'paused_approval', attempt: stage.attempt + 1, started_at: stage.started_at ?? nowText, approval_deadline: deadline, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: nowText });
     run.status = 'paused';
     await store.updateRun(trx, run.id, { status: 'paused', updated_at: nowText });
-    await store.appendEvent(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
+    await this.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
     await this.notifier.notify(trx, { accountId: run.account_id, run, stage: definition, deadline });
   }
 
@@ -264,20 +279,28 @@ export class Transitions {
         lease_expires_at: null,
         updated_at: now,
       };
-      const eventData = { attempt: stage.attempt, exit_code: outcome.exit_code ?? null, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.gate_result ? { gate_result: outcome.gate_result } : {}), ...(outcome.cost_usd ? { cost_usd: outcome.cost_usd } : {}) };
+      const eventData = {
+        type: stage.type,
+        attempt: stage.attempt,
+        exit_code: outcome.exit_code ?? null,
+        duration_ms: Date.parse(now) - Date.parse(stage.started_at!),
+        cost_usd: outcome.cost_usd ?? 0,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.gate_result ? { gate_result: outcome.gate_result } : {}),
+      };
       if (outcome.status === 'succeeded') {
         await store.updateStage(trx, stage.id, { ...common, status: 'succeeded', error: null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
-        await store.appendEvent(trx, run, 'pipeline.stage.completed', stage.name, eventData, now);
+        await this.emit(trx, run, 'pipeline.stage.completed', stage.name, eventData, now);
       } else {
         const failures = stage.failures + 1;
         if (failures < settings.maxAttempts) {
           const delayMs = retryDelayMs(settings, failures);
           await store.updateStage(trx, stage.id, { ...common, status: 'pending', failures, error: outcome.error ?? null, next_attempt_at: new Date(Date.now() + delayMs).toISOString() });
-          await store.appendEvent(trx, run, 'pipeline.stage.retrying', stage.name, { ...eventData, retry_in_ms: delayMs }, now);
+          await this.emit(trx, run, 'pipeline.stage.retrying', stage.name, { ...eventData, retry_in_ms: delayMs }, now);
           return true;
         }
         await store.updateStage(trx, stage.id, { ...common, status: 'failed', failures, error: outcome.error ?? null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
-        await store.appendEvent(trx, run, 'pipeline.stage.failed', stage.name, eventData, now);
+        await this.emit(trx, run, 'pipeline.stage.failed', stage.name, eventData, now);
         const failFast = claimed.definition.type === 'gate' && claimed.definition.config?.fail_fast === true;
         if (settings.onFailure === 'stop' || failFast) {
           await this.cancelRemaining(trx, run.id, now);
@@ -304,7 +327,7 @@ export class Transitions {
         .where('status', '=', 'running')
         .executeTakeFirst();
       await trx.updateTable('pipeline_stage_attempts').set({ status: 'interrupted', error: 'the server shut down during the attempt', completed_at: now, ...logs }).where('run_stage_id', '=', claimed.stage.id).where('attempt', '=', claimed.stage.attempt).execute();
-      if (Number(result.numUpdatedRows) === 1) await store.appendEvent(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
+      if (Number(result.numUpdatedRows) === 1) await this.emit(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
     });
   }
 
@@ -349,9 +372,9 @@ export class Transitions {
       };
       await store.updateStage(trx, waiting.id, changes);
       const type = decision.by === 'sla_timeout' ? 'pipeline.stage.approval_auto_decided' : approved ? 'pipeline.stage.approved' : 'pipeline.stage.rejected';
-      await store.appendEvent(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
+      await this.emit(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
       if (approved) {
-        await store.appendEvent(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
+        await this.emit(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
         // Another approval of a parallel branch may still wait: the run stays paused until none does.
         if (!stages.some((stage) => stage.id !== waiting.id && stage.status === 'paused_approval')) {
           run.status = 'running';

@@ -14,6 +14,7 @@ export function runListItem(row: RunRow) {
     version: row.version,
     status: row.status,
     trigger: row.trigger,
+    session_id: row.session_id,
     created_at: row.created_at,
     started_at: row.started_at,
     completed_at: row.completed_at,

@@ -1,9 +1,9 @@
 // `gate` stages: every configured check is evaluated and reported in `gate_result`; the stage fails
 // when any check fails (and with `fail_fast` the engine fails the run whatever `on_failure` says).
-//   trust_above — the run's trust: the lowest trust score among the sessions of the run's sandboxes
-//                 (100 when none was recorded: nothing observed, nothing distrusted); passes when ≥.
-//   cost_below  — the run's cost so far: compute of its sandboxes plus LLM cost plus the cost stages
-//                 reported; passes when <.
+//   trust_above — the run's trust: the lowest trust score among the run's sessions (its own session and
+//                 those of its stage sandboxes; 100 when none holds a finding); passes when ≥.
+//   cost_below  — the run's cost so far: compute of its stage sandboxes plus the LLM cost of the run's
+//                 sessions plus the cost stages reported; passes when < (runs/cost-and-trust.ts).
 //   expression  — CEL over `input`, `stages` and `state` (see definition/expressions.ts); passes when true.
 //   state_key   — passes when that state entry exists and holds `true` (string or JSON), or a JSON
 //                 object whose `passed` is true (an eval result stored in state).

@@ -150,4 +150,34 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const attempt = (await logs(pipeline.id, run.id, 'long')).attempts[0];
     expect(attempt.status).toBe('canceled');
   });
+
+  it("counts an agent session on a stage sandbox in the run's sessions, its cost gate and its session's compute", async () => {
+    const pipeline = await createPipeline(t, key, {
+      stages: [command('work', 'echo working'), { name: 'hold', type: 'await_approval', depends_on: ['work'] }, { name: 'budget', type: 'gate', depends_on: ['hold'], config: { cost_below: 0.5, trust_above: 50 } }],
+    });
+    const run = await startRun(t, key, pipeline.id);
+    await waitForRun(t, key, pipeline.id, run.id, (r) => r.status === 'paused');
+    const [sandbox] = await sandboxesOf(run.id);
+    const agentSession = `agent-${runtime}`;
+    const events = [
+      { session_id: agentSession, sandbox_id: sandbox.id, type: 'llm_call', timestamp: new Date().toISOString(), payload: { model: 'gpt-4o', tokens_in: 100, tokens_out: 10, cost_usd: 0.6 } },
+      { session_id: agentSession, sandbox_id: sandbox.id, type: 'command', timestamp: new Date().toISOString(), payload: { command: 'sudo rm -rf /etc', exit_code: 0 } },
+    ];
+    const reply = await t.request('POST', '/v1/events/ingest', { token: key, body: { events } });
+    expect(reply.body, reply.text).toMatchObject({ accepted: 2, errors: 0 });
+    const sessions = (await t.request('GET', `/v1/sessions?pipeline_run_id=${run.id}`, { token: key })).body;
+    expect(sessions.map((s: any) => s.id).sort()).toEqual([agentSession, run.session_id].sort());
+    const runSession = sessions.find((s: any) => s.id === run.session_id);
+    // The run's session is charged the metered compute of the stage's sandbox.
+    expect(runSession).toMatchObject({ pipeline_run_id: run.id, sandbox_id: null, llm_cost_usd: 0 });
+    expect(runSession.compute_cost_usd).toBeGreaterThan(0);
+    expect((await t.request('POST', `/v1/pipelines/${pipeline.id}/runs/${run.id}/approve`, { token: key, body: {} })).status).toBe(200);
+    const done = await waitForRun(t, key, pipeline.id, run.id);
+    const result = stageOf(done, 'budget').gate_result;
+    expect(result.failed_checks.map((c: any) => c.type)).toEqual(['trust', 'cost']);
+    // 100 - destructive_delete (40) - privilege_change (15).
+    expect(result.failed_checks[0]).toMatchObject({ actual: '45', message: 'trust score 45 is below 50 (lowest of 2 session(s))' });
+    expect(result.total_cost).toBeGreaterThan(0.6);
+    expect(result.total_cost).toBeLessThan(0.61);
+  });
 });

@@ -139,6 +139,10 @@ describe.each(['runc', 'gvisor'])('restart after kill -9 with %s', (runtime) => 
     expect(firstLogs.attempts).toHaveLength(1);
     const events = (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/events?limit=1000`)).body.events.map((e: any) => e.type);
     expect(events).toContain('pipeline.stage.lease_expired');
+    // The run's session holds the same transitions in the same order: each was written with its timeline row.
+    const replay = (await api()('GET', `/v1/sessions/${done.session_id}/replay?limit=1000`)).body.events;
+    expect(replay.map((e: any) => e.data.event)).toEqual(events);
+    expect(replay.map((e: any) => e.sequence)).toEqual(replay.map((_: unknown, i: number) => i + 1));
 
     const stillPaused = (await api()('GET', `/v1/pipelines/${held.id}/runs/${paused.id}`)).body;
     expect(stillPaused.status).toBe('paused');
