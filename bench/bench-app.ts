@@ -44,7 +44,7 @@ const DEFAULT_NETWORK: BenchNetwork = { bridgeName: 'pdkbenchbr', subnet: '10.22
 export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}, hostNetwork: BenchNetwork = DEFAULT_NETWORK): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
   fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
-  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', ...env });
+  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', PADDOCK_WARM_POOL: '0', ...env });
   const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
   const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), ...hostNetwork });
