@@ -226,6 +226,22 @@ describe.each(RUNTIMES)('warm pool after kill -9 on %s', (runtime) => {
   });
 });
 
+describe('warm pool of a template that is not built', () => {
+  it('keeps nothing for it, says so in the log, and creates still work', async () => {
+    const t = await startApp('sqlite', { PADDOCK_WARM_POOL: 'python-312:1' }, { runtime: 'runc' });
+    try {
+      if (fs.existsSync(path.join(TEST_TEMPLATES_DIR, 'python-312', 'ready.json'))) return;
+      await vi.waitFor(() => expect(fs.readFileSync(t.logFile, 'utf8')).toContain('warm pool skips a template that is not built'), { timeout: 10_000 });
+      expect(t.runtime!.warmPoolStatus!()).toEqual([{ template: 'python-312', target: 1, ready: [], claimed: 0, started: 0 }]);
+      const { key } = await t.signupOnPlan('team');
+      expect((await t.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-312' } })).status).toBe(400);
+      expect((await t.request('POST', '/v1/sandboxes', { token: key, body: { template: TEMPLATE } })).status).toBe(201);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('warm pool turned off', () => {
   it('starts every sandbox cold and keeps nothing waiting', async () => {
     const t = await startApp('sqlite', {}, { runtime: 'runc' });
