@@ -41,10 +41,17 @@ export interface BenchNetwork {
 
 const DEFAULT_NETWORK: BenchNetwork = { bridgeName: 'pdkbenchbr', subnet: '10.229.0.0/16', tableName: 'paddock_bench', interfacePrefix: 'pb', netnsPrefix: 'pdkbench-' };
 
-export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}, hostNetwork: BenchNetwork = DEFAULT_NETWORK): Promise<BenchApp> {
+/** `PADDOCK_TEST_NETWORK_BASE` (10 … 50, as for test apps) gives a checkout's benchmarks a host network of their own. */
+function defaultNetwork(): BenchNetwork {
+  const base = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
+  if (![10, 20, 30, 40, 50].includes(base)) return DEFAULT_NETWORK;
+  return { bridgeName: `pdkbench${base}br`, subnet: `10.${229 + base / 10}.0.0/16`, tableName: `paddock_bench${base}`, interfacePrefix: `pb${base}`, netnsPrefix: `pdkbench${base}-` };
+}
+
+export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}, hostNetwork: BenchNetwork = defaultNetwork()): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
   fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
-  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', ...env });
+  const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', PADDOCK_WARM_POOL: '0', ...env });
   const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
   const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), ...hostNetwork });

@@ -179,6 +179,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     const monitor = new SandboxMonitor(service, app.log);
     app.addHook('onReady', async () => monitor.start());
     app.addHook('onClose', async () => monitor.stop());
+    // After reconcile (above), which removes sandboxes the database does not know; the runtime's close destroys the pool.
+    app.addHook('onReady', async () => service.startWarmPool());
   }
 
   const evals = await registerEvals(app, {

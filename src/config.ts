@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { readModelPriceFile, type ModelPrice } from './sessions/pricing.js';
+import { TEMPLATE_NAMES } from './sandboxes/schemas.js';
 
 export type Plan = 'free' | 'pro' | 'team' | 'enterprise';
 export type RuntimeChoice = 'gvisor' | 'runc' | 'auto';
@@ -90,6 +91,8 @@ export interface Config {
     accountMaxBytes: number;
     downloadUrlTtlSeconds: number;
   };
+  /** Pre-started sandboxes kept ready per template (PADDOCK_WARM_POOL); empty turns the warm pool off. */
+  warmPool: Record<string, number>;
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -210,7 +213,34 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       accountMaxBytes: integer('PADDOCK_SNAPSHOT_ACCOUNT_MAX_BYTES', env.PADDOCK_SNAPSHOT_ACCOUNT_MAX_BYTES, 10 * 1024 ** 3, 1, 2 ** 52),
       downloadUrlTtlSeconds: integer('PADDOCK_SNAPSHOT_URL_TTL_SECONDS', env.PADDOCK_SNAPSHOT_URL_TTL_SECONDS, 900, 1, 7 * 86_400),
     },
+    warmPool: warmPool(env.PADDOCK_WARM_POOL),
   };
+}
+
+/**
+ * Two python sandboxes (the default template of most examples) and one node sandbox: back-to-back
+ * creates start at once, for about 1.5 MB of host memory on runc and 50 MB on gVisor.
+ */
+export const DEFAULT_WARM_POOL = 'python-311:2,node-22:1';
+const MAX_WARM_PER_TEMPLATE = 50;
+
+/** `template:count,…`; `0` or an empty value turns the pool off. */
+export function warmPool(raw: string | undefined): Record<string, number> {
+  const value = (raw ?? DEFAULT_WARM_POOL).trim();
+  if (value === '' || value === '0') return {};
+  const pool: Record<string, number> = {};
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    const match = /^([a-z0-9][a-z0-9.-]*):(\d+)$/.exec(entry);
+    if (!match) throw new ConfigError(`PADDOCK_WARM_POOL must be template:count pairs separated by commas (e.g. ${DEFAULT_WARM_POOL}), or 0 to turn it off; got "${entry}"`);
+    const [, template, count] = match;
+    if (!(TEMPLATE_NAMES as readonly string[]).includes(template)) {
+      throw new ConfigError(`PADDOCK_WARM_POOL names an unknown template "${template}"; known: ${TEMPLATE_NAMES.join(', ')}`);
+    }
+    if (Number(count) > MAX_WARM_PER_TEMPLATE) throw new ConfigError(`PADDOCK_WARM_POOL allows at most ${MAX_WARM_PER_TEMPLATE} sandboxes per template, got ${count} for ${template}`);
+    if (template in pool) throw new ConfigError(`PADDOCK_WARM_POOL names ${template} twice`);
+    pool[template] = Number(count);
+  }
+  return pool;
 }
 
 function decimal(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

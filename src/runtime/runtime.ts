@@ -15,6 +15,30 @@ export interface SandboxSpec {
   env: Record<string, string>;
 }
 
+/** What a sandbox is made of apart from its id and env: what decides whether a pre-started one fits. */
+export type SandboxShape = Omit<SandboxSpec, 'id' | 'env'>;
+
+export interface WarmPoolOptions {
+  /** Sandboxes to keep ready per template; templates that are not built are skipped. */
+  targets: Record<string, number>;
+  /** How pool sandboxes are started; a create fits when it asks for the same network and disk. */
+  base: Omit<SandboxShape, 'template'>;
+  /** The sandbox id generator of the service, so a claimed sandbox's id (and hostname) is like any other. */
+  newId: () => string;
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+export interface WarmPoolStatus {
+  template: string;
+  target: number;
+  /** Ids of the sandboxes started and waiting to be claimed. */
+  ready: string[];
+  /** Creates answered from the pool since start. */
+  claimed: number;
+  /** Pool sandboxes started since start. */
+  started: number;
+}
+
 export interface SandboxInfo {
   id: string;
   ip: string | null;
@@ -121,6 +145,19 @@ export interface SandboxRuntime {
   destroy(id: string): Promise<void>;
   /** After a restart: re-attach the known sandboxes, report the dead, clean everything else. */
   reconcile(knownIds: string[]): Promise<ReconcileResult>;
-  /** Stops background work (DNS refresh); sandboxes keep running. */
+  /**
+   * Starts keeping pre-started sandboxes ready (call after `reconcile`: they are in no database and a
+   * reconcile before would remove them). They belong to no one until `reserveWarm` hands one out.
+   */
+  startWarmPool?(options: WarmPoolOptions): void;
+  /**
+   * Takes a ready pre-started sandbox that `shape` fits out of the pool and returns its id; `create` with
+   * that id then claims it (applying cpus, memory and env) instead of starting one. Null when none fits.
+   */
+  reserveWarm?(shape: SandboxShape): string | null;
+  /** Hands back a reserved sandbox that will not be created after all (a plan limit said no). */
+  releaseWarm?(id: string): void;
+  warmPoolStatus?(): WarmPoolStatus[];
+  /** Stops background work (DNS refresh) and destroys the warm pool's sandboxes; other sandboxes keep running. */
   close?(): Promise<void>;
 }

@@ -15,7 +15,7 @@ import { PLAN_LIMITS } from '../billing/plans.js';
 import { InvalidAllowlistEntry, parseAllowlist } from '../runtime/network/index.js';
 import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime/errors.js';
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
-import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
+import type { ExecResult, SandboxRuntime, SandboxShape } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
 import { validateCallbackUrls } from './callbacks/urls.js';
 import type { SandboxEndings } from './endings.js';
@@ -117,10 +117,14 @@ export interface PauseSnapshot {
 
 export type PauseReason = 'request' | 'idle_timeout';
 
+export const DEFAULT_CPUS = 2;
+export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_DISK_GB = 5;
+
 /** `cpus` and `memory_mb` win over `resources`; a fractional cpu is rounded up to whole cores. */
 export function effectiveSizing(input: CreateSandboxInput): { cpus: number; memoryMb: number } {
-  const cpus = input.cpus ?? (input.resources?.cpu !== undefined ? Math.ceil(input.resources.cpu) : 2);
-  const memoryMb = input.memory_mb ?? (input.resources?.memory !== undefined ? Math.round(input.resources.memory * 1024) : 512);
+  const cpus = input.cpus ?? (input.resources?.cpu !== undefined ? Math.ceil(input.resources.cpu) : DEFAULT_CPUS);
+  const memoryMb = input.memory_mb ?? (input.resources?.memory !== undefined ? Math.round(input.resources.memory * 1024) : DEFAULT_MEMORY_MB);
   return { cpus, memoryMb };
 }
 
@@ -165,9 +169,19 @@ export class SandboxService {
     await this.requireReadyTemplate(input.template);
     const secretEnv = await this.secretValues(principal.accountId, input.secrets ?? []);
     const sizing = effectiveSizing(input);
+    const shape: SandboxShape = {
+      template: input.template,
+      cpus: sizing.cpus,
+      memoryMb: sizing.memoryMb,
+      diskGb: input.disk_gb ?? DEFAULT_DISK_GB,
+      networkMode: input.network_mode ?? 'full',
+      allowlist: effectiveAllowlist(input),
+    };
+    // A pre-started sandbox that fits keeps its id (generated when the pool started it, so it sorts a little earlier).
+    const warmId = this.runtime.reserveWarm?.(shape) ?? null;
     const now = nowIso();
     const row: store.SandboxRow = {
-      id: newId('sbx'),
+      id: warmId ?? newId('sbx'),
       account_id: principal.accountId,
       status: 'creating',
       error: null,
@@ -175,8 +189,8 @@ export class SandboxService {
       template: input.template,
       cpus: sizing.cpus,
       memory_mb: sizing.memoryMb,
-      disk_gb: input.disk_gb ?? 5,
-      network_mode: input.network_mode ?? 'full',
+      disk_gb: shape.diskGb,
+      network_mode: shape.networkMode,
       allowlist: JSON.stringify(input.allowlist ?? []),
       env: JSON.stringify(input.env ?? {}),
       ip: null,
@@ -202,19 +216,15 @@ export class SandboxService {
       secrets: JSON.stringify(input.secrets ?? []),
       paused_at: null,
     };
-    await this.insertWithinPlan(principal.plan, row);
+    try {
+      await this.insertWithinPlan(principal.plan, row);
+    } catch (error) {
+      if (warmId) this.runtime.releaseWarm?.(warmId);
+      throw error;
+    }
 
     try {
-      const info = await this.runtime.create({
-        id: row.id,
-        template: row.template,
-        cpus: row.cpus,
-        memoryMb: row.memory_mb,
-        diskGb: row.disk_gb,
-        networkMode: input.network_mode ?? 'full',
-        allowlist: effectiveAllowlist(input),
-        env: { ...input.env, ...secretEnv },
-      });
+      const info = await this.runtime.create({ id: row.id, ...shape, env: { ...input.env, ...secretEnv } });
       row.ip = info.ip;
       // Charged from the moment its processes run, set-up included.
       await startMetering(this.db, row, nowIso());
@@ -473,6 +483,16 @@ export class SandboxService {
     const now = nowIso();
     for (const row of known.filter((r) => r.status === 'running' && result.alive.includes(r.id))) await startMetering(this.db, row, now);
     this.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
+  }
+
+  /** Keeps PADDOCK_WARM_POOL's sandboxes ready; after `reconcile`, which would remove them as unknown. */
+  startWarmPool(): void {
+    this.runtime.startWarmPool?.({
+      targets: this.config.warmPool,
+      base: { cpus: DEFAULT_CPUS, memoryMb: DEFAULT_MEMORY_MB, diskGb: DEFAULT_DISK_GB, networkMode: 'full', allowlist: [] },
+      newId: () => newId('sbx'),
+      log: this.log,
+    });
   }
 
   /** The secrets store, when the server has one (app.ts wires it). */

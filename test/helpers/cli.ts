@@ -4,6 +4,9 @@ import path from 'node:path';
 
 export const BIN = path.resolve('bin/paddock.js');
 
+/** The warm pool is off unless a test asks for it (PADDOCK_WARM_POOL in `env`): its sandboxes would count as leftovers. */
+const serverDefaults = { PADDOCK_WARM_POOL: '0' };
+
 export interface Served {
   child: ChildProcess;
   url: string;
@@ -15,7 +18,7 @@ export interface Served {
 
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...serverDefaults, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -25,7 +28,7 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 export function startServe(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...serverDefaults, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

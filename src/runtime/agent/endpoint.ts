@@ -70,6 +70,20 @@ export class AgentEndpoint {
     await rm(this.socketPath, { force: true });
   }
 
+  /** Idle connections: at least one means the agent is up and an exec starts at once. */
+  get idleConnections(): number {
+    return this.idle.length;
+  }
+
+  /** Waits until the agent has connected; false when it has not within `timeoutMs`. */
+  async waitConnected(timeoutMs: number): Promise<boolean> {
+    if (this.idle.length) return true;
+    const socket = await this.acquire(timeoutMs);
+    if (!socket) return false;
+    this.offerIdle(socket);
+    return true;
+  }
+
   /** Connections handed out to commands that have not ended yet. */
   get busyConnections(): number {
     return this.open.size - this.idle.length;
@@ -82,16 +96,22 @@ export class AgentEndpoint {
       socket.destroy();
       return;
     }
+    socket.on('error', () => {});
+    socket.once('close', () => {
+      const index = this.idle.indexOf(socket);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+    this.offerIdle(socket);
+  }
+
+  /** To the longest waiting caller, or back to the idle list. */
+  private offerIdle(socket: net.Socket): void {
+    if (socket.destroyed) return;
     const take = this.waiting.shift();
     if (take) {
       take(socket);
       return;
     }
     this.idle.push(socket);
-    socket.on('error', () => {});
-    socket.once('close', () => {
-      const index = this.idle.indexOf(socket);
-      if (index >= 0) this.idle.splice(index, 1);
-    });
   }
 }

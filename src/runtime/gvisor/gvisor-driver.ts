@@ -16,6 +16,7 @@ const binary = 'runsc';
 export class GvisorDriver implements OciDriver {
   readonly name = 'gvisor' as const;
   readonly cachesWritesInSandbox = true;
+  readonly sizesMemoryAtStart = true;
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
   readonly cli: RuntimeCli;

@@ -85,3 +85,45 @@ export async function setCgroupFrozen(cgroupsPath: string, frozen: boolean): Pro
   }
   throw new Error(`cgroup ${cgroupsPath} did not become ${frozen ? 'frozen' : 'thawed'}`);
 }
+
+export interface CgroupLimits {
+  cpus: number;
+  memoryBytes: number;
+  /** Cap memory + swap at the memory limit too (no swap), as config.json does where the host allows it. */
+  noSwap: boolean;
+}
+
+const cpuPeriodMicros = 100_000;
+
+/**
+ * Changes a running sandbox's cpu and memory limits in place (what config.json set at start). On v1 the
+ * memory limit may never exceed memory + swap, so the two are written in the order that keeps it so.
+ */
+export async function setCgroupLimits(cgroupsPath: string, limits: CgroupLimits): Promise<void> {
+  const quota = Math.round(limits.cpus * cpuPeriodMicros);
+  if ((await cgroupVersion()) === 2) {
+    const dir = path.join(cgroupRoot, cgroupsPath);
+    await writeFile(path.join(dir, 'cpu.max'), `${quota} ${cpuPeriodMicros}`);
+    await writeFile(path.join(dir, 'memory.max'), String(limits.memoryBytes));
+    if (limits.noSwap) await writeFile(path.join(dir, 'memory.swap.max'), '0');
+    return;
+  }
+  await writeFile(path.join(cgroupRoot, 'cpu', cgroupsPath, 'cpu.cfs_period_us'), String(cpuPeriodMicros));
+  await writeFile(path.join(cgroupRoot, 'cpu', cgroupsPath, 'cpu.cfs_quota_us'), String(quota));
+  const memoryDir = path.join(cgroupRoot, 'memory', cgroupsPath);
+  const memory = path.join(memoryDir, 'memory.limit_in_bytes');
+  const withSwap = path.join(memoryDir, 'memory.memsw.limit_in_bytes');
+  const value = String(limits.memoryBytes);
+  if (!limits.noSwap) {
+    await writeFile(memory, value);
+    return;
+  }
+  const current = Number((await readFile(memory, 'utf8')).trim());
+  if (limits.memoryBytes > current) {
+    await writeFile(withSwap, value);
+    await writeFile(memory, value);
+  } else {
+    await writeFile(memory, value);
+    await writeFile(withSwap, value);
+  }
+}

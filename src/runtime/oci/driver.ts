@@ -35,6 +35,8 @@ export interface OciDriver {
   canCheckpoint(networkMode: NetworkMode): boolean;
   /** The sandbox's sockets live in the runtime's own network stack, invisible in the host's /proc. */
   ownNetworkStack(networkMode: NetworkMode): boolean;
+  /** gVisor's Sentry sizes its memory (MemTotal inside) from the limit at start; a later limit change is not seen inside. */
+  readonly sizesMemoryAtStart: boolean;
   /** gVisor's Sentry keeps written file data in its own cache; `sync` inside pushes it to the host files. */
   readonly cachesWritesInSandbox: boolean;
   checkpoint?(id: string, imageDir: string): Promise<void>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentEndpoint } from '../agent/endpoint.js';
 import { AgentConnectionLost, runOverAgent } from '../agent/run-command.js';
-import { cgroupChildren, cgroupDirs, readCgroupUsage, setCgroupFrozen } from '../host/cgroups.js';
+import { canLimitSwap, cgroupChildren, cgroupDirs, readCgroupUsage, setCgroupFrozen, setCgroupLimits } from '../host/cgroups.js';
 import { mountOverlay, mountPointsUnder, unmount } from '../host/mounts.js';
 import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
 import { runtimePaths, sandboxPaths, type SandboxPaths } from '../paths.js';
@@ -19,7 +19,7 @@ import { templateLowerDirs } from '../templates/template-store.js';
 import { SandboxAlreadyExists, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../errors.js';
 import type {
   ExecRequest, ExecResult, FilesystemSnapshot, ListeningPort, NetworkMode, PtyProcess, PtyRequest, ReconcileResult, RuntimeName,
-  SandboxInfo, SandboxRuntime, SandboxSpec, SandboxState, SandboxUsage,
+  SandboxInfo, SandboxRuntime, SandboxShape, SandboxSpec, SandboxState, SandboxUsage, WarmPoolOptions, WarmPoolStatus,
 } from '../runtime.js';
 import { buildOciConfig, defaultPidsLimit, extraEnvironment } from './bundle.js';
 import type { OciDriver } from './driver.js';
@@ -27,6 +27,7 @@ import { runPreparedExec } from './exec-process.js';
 import { ListeningPortReader, parseProcNetTcp } from './listening-ports.js';
 import { spawnPty } from './pty.js';
 import { readSandboxRecord, sandboxCgroupParent, sandboxCgroupsPath, writeSandboxRecord, type SandboxRecord } from './sandbox-record.js';
+import { WarmPool } from './warm-pool.js';
 
 export interface OciRuntimeOptions {
   dataDir: string;
@@ -51,6 +52,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
   private readonly destroying = new Map<string, Promise<void>>();
   private readonly portReader = new ListeningPortReader();
   private readonly diskPool: DiskPool;
+  private warmPool: WarmPool | null = null;
 
   constructor(
     private readonly driver: OciDriver,
@@ -71,6 +73,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async create(spec: SandboxSpec): Promise<SandboxInfo> {
+    if (this.warmPool?.isReserved(spec.id)) return this.claim(spec);
+    return this.start(spec);
+  }
+
+  private async start(spec: SandboxSpec): Promise<SandboxInfo> {
     const template = findTemplate(spec.template);
     const lowerDirs = template ? await templateLowerDirs(this.options.dataDir, spec.template) : null;
     if (!template || !lowerDirs) {
@@ -90,13 +97,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
         id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
         netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, agent: true, createdAt: new Date().toISOString(),
       };
-      const config = await buildOciConfig({
-        id: spec.id, rootfs: paths.rootfs, env: spec.env, cpus: spec.cpus, memoryMb: spec.memoryMb,
-        pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath, agentDir: paths.agentDir,
-        netnsPath: this.driver.joinsNetnsFromConfig ? netnsPath : null, seccomp: this.driver.usesSeccompProfile,
-      });
       await mkdir(paths.bundleDir, { recursive: true });
-      await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+      await this.writeBundleConfig(spec, record);
       await writeSandboxRecord(paths.stateFile, record);
       await this.driver.start(spec.id, paths.bundleDir, netnsPath, spec.networkMode);
       this.records.set(spec.id, record);
@@ -107,14 +109,83 @@ export class OciSandboxRuntime implements SandboxRuntime {
     }
   }
 
+  /** config.json: what the sandbox starts from, also again after a snapshot restore or a checkpoint. */
+  private async writeBundleConfig(spec: SandboxSpec, record: SandboxRecord): Promise<void> {
+    const paths = this.paths(spec.id);
+    const config = await buildOciConfig({
+      id: spec.id, rootfs: paths.rootfs, env: spec.env, cpus: spec.cpus, memoryMb: spec.memoryMb,
+      pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath, agentDir: paths.agentDir,
+      netnsPath: this.driver.joinsNetnsFromConfig ? record.netnsPath : null, seccomp: this.driver.usesSeccompProfile,
+    });
+    await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+  }
+
+  startWarmPool(options: WarmPoolOptions): void {
+    if (this.warmPool || !Object.values(options.targets).some((count) => count > 0)) return;
+    this.warmPool = new WarmPool({
+      start: (spec) => this.startForPool(spec),
+      destroy: (id) => this.destroy(id),
+      alive: (id) => (this.agents.get(id)?.idleConnections ?? 0) > 0,
+      templateReady: async (template) => Boolean(findTemplate(template) && (await templateLowerDirs(this.options.dataDir, template))),
+      memoryFixedAtStart: this.driver.sizesMemoryAtStart,
+    }, options);
+    this.warmPool.start();
+  }
+
+  reserveWarm(shape: SandboxShape): string | null {
+    return this.warmPool?.reserve(shape) ?? null;
+  }
+
+  releaseWarm(id: string): void {
+    this.warmPool?.release(id);
+  }
+
+  warmPoolStatus(): WarmPoolStatus[] {
+    return this.warmPool?.status() ?? [];
+  }
+
+  /** A pool sandbox is ready once its agent has connected: the first exec after a claim starts at once. */
+  private async startForPool(spec: SandboxSpec): Promise<void> {
+    await this.start(spec);
+    if (!(await this.agents.get(spec.id)?.waitConnected(agentWaitMs))) {
+      await this.destroy(spec.id).catch(() => {});
+      throw new Error(`the agent of pool sandbox ${spec.id} did not connect`);
+    }
+  }
+
+  /**
+   * Makes a reserved pool sandbox the one `spec` asks for: its cpu and memory limits now (cgroup files),
+   * its env on every later exec and terminal (kept in the record), and both in config.json for a restart.
+   * Everything else (id, hostname, rootfs, disk, network) it was started with already.
+   * Should the pool sandbox turn out unusable, the sandbox is started cold under the same id.
+   */
+  private async claim(spec: SandboxSpec): Promise<SandboxInfo> {
+    try {
+      const record = await this.record(spec.id);
+      const claimed: SandboxRecord = { ...record, env: spec.env, createdAt: new Date().toISOString() };
+      await Promise.all([
+        canLimitSwap().then((noSwap) => setCgroupLimits(record.cgroupsPath, { cpus: spec.cpus, memoryBytes: spec.memoryMb * 1024 * 1024, noSwap })),
+        this.writeBundleConfig(spec, claimed),
+        this.saveRecord(claimed),
+      ]);
+      this.warmPool?.claimed(spec.id, true);
+      return { id: spec.id, ip: record.ip };
+    } catch {
+      this.warmPool?.claimed(spec.id, false);
+      await this.destroy(spec.id).catch(() => {});
+      return this.start(spec);
+    }
+  }
+
   async exec(id: string, request: ExecRequest): Promise<ExecResult> {
     const record = await this.runningRecord(id);
     const argv = request.argv && request.argv.length > 0 ? request.argv : ['/bin/sh', '-c', request.command];
     const cwd = request.cwd ?? '/workspace';
     const connection = record.agent ? await this.agents.get(id)?.acquire(agentWaitMs) : null;
-    if (!connection) return this.execThroughRuntime(id, argv, cwd, request);
+    if (!connection) return this.execThroughRuntime(record, argv, cwd, request);
     try {
-      return await runOverAgent(connection, { argv, cwd, env: extraEnvironment(request.env), stdin: request.stdin }, request);
+      // The agent's own environment is the one the sandbox started with: a claimed pool sandbox's lacks the sandbox env.
+      return await runOverAgent(connection, { argv, cwd, env: extraEnvironment({ ...record.env, ...request.env }), stdin: request.stdin }, request);
     } catch (error) {
       // A sandbox that is going down takes a moment to be reported so (gVisor's sandbox process exits last).
       if (error instanceof AgentConnectionLost) {
@@ -125,11 +196,13 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   /** `runc exec` / `runsc exec`: for sandboxes without an agent, or when it does not answer. */
-  private async execThroughRuntime(id: string, argv: string[], cwd: string, request: ExecRequest): Promise<ExecResult> {
+  private async execThroughRuntime(record: SandboxRecord, argv: string[], cwd: string, request: ExecRequest): Promise<ExecResult> {
+    const { id } = record;
     const prepared = this.driver.prepareExec(id, this.paths(id).dir, {
       args: argv,
-      // The runtimes start exec'd processes from config.json's env (the sandbox env); only extras go on the command line.
-      env: extraEnvironment(request.env),
+      // The runtimes start exec'd processes from the env the container started with, which a claimed pool
+      // sandbox started without the sandbox env: it goes on the command line with the extras.
+      env: extraEnvironment({ ...record.env, ...request.env }),
       cwd,
       tty: false,
     });
@@ -145,12 +218,12 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async openPty(id: string, request: PtyRequest): Promise<PtyProcess> {
-    await this.runningRecord(id);
+    const record = await this.runningRecord(id);
     const prepared = this.driver.prepareExec(id, this.paths(id).dir, {
       // The runtime sizes the terminal a moment after the shell starts; set the size first so the very
       // first command already sees it.
       args: ['/bin/sh', '-c', `stty rows ${Math.trunc(request.rows)} cols ${Math.trunc(request.cols)} 2>/dev/null; if command -v bash >/dev/null 2>&1; then exec bash -l; else exec sh -l; fi`],
-      env: extraEnvironment({ TERM: 'xterm-256color', ...request.env }),
+      env: extraEnvironment({ ...record.env, TERM: 'xterm-256color', ...request.env }),
       cwd: request.cwd ?? '/workspace',
       tty: true,
     });
@@ -319,7 +392,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
   }
 
   async reconcile(knownIds: string[]): Promise<ReconcileResult> {
-    const known = new Set(knownIds);
+    // This process's own pool sandboxes are in no database, but they are not leftovers.
+    const known = new Set([...knownIds, ...(this.warmPool?.ids() ?? [])]);
     const result: ReconcileResult = { alive: [], dead: [], cleaned: [] };
     for (const id of knownIds) {
       const status = await this.driver.status(id);
@@ -354,13 +428,15 @@ export class OciSandboxRuntime implements SandboxRuntime {
         result.cleaned.push(id);
       }
     }
-    for (const id of await this.options.network.reconcile(knownIds)) {
+    for (const id of await this.options.network.reconcile([...known])) {
       if (!result.cleaned.includes(id)) result.cleaned.push(id);
     }
     return result;
   }
 
   async close(): Promise<void> {
+    await this.warmPool?.close();
+    this.warmPool = null;
     await Promise.all([...this.agents.values()].map((agent) => agent.close()));
     this.agents.clear();
     this.diskPool.stop();

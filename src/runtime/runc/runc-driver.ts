@@ -13,6 +13,7 @@ const binary = 'runc';
 export class RuncDriver implements OciDriver {
   readonly name = 'runc' as const;
   readonly cachesWritesInSandbox = false;
+  readonly sizesMemoryAtStart = false;
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
   readonly cli: RuntimeCli;
