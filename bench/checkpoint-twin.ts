@@ -1,0 +1,67 @@
+// The raw baseline for gVisor's memory checkpoint: a twin of the benchmarked sandbox (created through the
+// same API: same template, bundle, agent, gofer mounts, overlay and network namespace), checkpointed and
+// restored with the very runsc command lines the driver uses, with nothing of Paddock around them.
+import { spawn, execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readSandboxRecord } from '../src/runtime/oci/sandbox-record.js';
+import { sandboxPaths } from '../src/runtime/paths.js';
+
+const run = promisify(execFile);
+
+export interface CheckpointTwin {
+  /** `runsc restore` then `runsc checkpoint` of the twin, each timed in milliseconds. */
+  restoreAndCheckpoint(): Promise<{ restoreMs: number; checkpointMs: number }>;
+}
+
+/** The runtime's state root for runsc under a data dir. */
+export function runscRoot(dataDir: string): string {
+  return path.join(dataDir, 'runtime', 'runsc');
+}
+
+/** Resolves once runsc no longer knows `id` (a checkpointed sandbox's process is reaped and its container removed). */
+export async function containerGone(dataDir: string, id: string): Promise<void> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    if (!(await run('runsc', ['--root', runscRoot(dataDir), 'state', id]).then(() => true, () => false))) return;
+    await sleep(10);
+  }
+  throw new Error(`runsc still knows ${id} after 10 s`);
+}
+
+/**
+ * Takes over `id`, a sandbox the API has just paused by a checkpoint (so its agent endpoint is closed and
+ * no host connection is open, as runsc requires): the twin is restored and checkpointed by hand and is
+ * left checkpointed, as its record says, so the API can resume or destroy it afterwards.
+ */
+export async function checkpointTwin(dataDir: string, id: string): Promise<CheckpointTwin> {
+  const paths = sandboxPaths(dataDir, id);
+  const record = await readSandboxRecord(paths.stateFile);
+  if (!record?.checkpointed) throw new Error(`twin ${id} is not checkpointed`);
+  const root = runscRoot(dataDir);
+  const global = ['--root', root];
+  // What GvisorDriver.restore runs: runsc inside the sandbox's network namespace, its own netstack.
+  const restore = () => new Promise<void>((resolve, reject) => {
+    const child = spawn('nsenter', [`--net=${record.netnsPath}`, '--', 'runsc', ...global, '--network=none', '--overlay2=none', '--host-uds=open',
+      'restore', '--detach', '--image-path', paths.checkpointDir, '--bundle', paths.bundleDir, id], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runsc restore exited with ${code}`))));
+  });
+  const timed = async (work: () => Promise<unknown>) => {
+    const start = performance.now();
+    await work();
+    return performance.now() - start;
+  };
+  await containerGone(dataDir, id);
+  return {
+    async restoreAndCheckpoint() {
+      const restoreMs = await timed(restore);
+      fs.rmSync(paths.checkpointDir, { recursive: true, force: true });
+      fs.mkdirSync(paths.checkpointDir, { mode: 0o700 });
+      const checkpointMs = await timed(() => run('runsc', [...global, 'checkpoint', '--image-path', paths.checkpointDir, id]));
+      await run('runsc', [...global, 'delete', '--force', id]);
+      return { restoreMs, checkpointMs };
+    },
+  };
+}
