@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readSandboxRecord } from '../src/runtime/oci/sandbox-record.js';
 import { sandboxPaths } from '../src/runtime/paths.js';
+import type { BenchApp } from './bench-app.js';
 
 const run = promisify(execFile);
 
@@ -31,19 +32,27 @@ export async function containerGone(dataDir: string, id: string): Promise<void> 
 }
 
 /**
- * Takes over `id`, a sandbox the API has just paused by a checkpoint (so its agent endpoint is closed and
- * no host connection is open, as runsc requires): the twin is restored and checkpointed by hand and is
- * left checkpointed, as its record says, so the API can resume or destroy it afterwards.
+ * Pauses `id` through the API until that takes a checkpoint (it freezes instead when runsc refuses, which
+ * a heavily loaded host makes happen now and then), so its agent endpoint is closed and no host connection
+ * is open, as runsc requires. Then the twin is restored and checkpointed by hand; it is left checkpointed,
+ * as its record says, so the API can resume or destroy it afterwards.
  */
-export async function checkpointTwin(dataDir: string, id: string): Promise<CheckpointTwin> {
+export async function checkpointTwin(bench: BenchApp, id: string): Promise<CheckpointTwin> {
+  const dataDir = bench.dataDir;
   const paths = sandboxPaths(dataDir, id);
-  const record = await readSandboxRecord(paths.stateFile);
-  if (!record?.checkpointed) throw new Error(`twin ${id} is not checkpointed`);
+  let record = null;
+  for (let attempt = 0; attempt < 3 && !record?.checkpointed; attempt++) {
+    if (attempt > 0) await bench.api('POST', `/v1/sandboxes/${id}/resume`);
+    if ((await bench.api('POST', `/v1/sandboxes/${id}/pause`)).status !== 'paused') throw new Error(`twin ${id} did not pause`);
+    record = await readSandboxRecord(paths.stateFile);
+  }
+  if (!record?.checkpointed) throw new Error(`twin ${id} was frozen, not checkpointed, three times`);
+  const netnsPath = record.netnsPath;
   const root = runscRoot(dataDir);
   const global = ['--root', root];
   // What GvisorDriver.restore runs: runsc inside the sandbox's network namespace, its own netstack.
   const restore = () => new Promise<void>((resolve, reject) => {
-    const child = spawn('nsenter', [`--net=${record.netnsPath}`, '--', 'runsc', ...global, '--network=none', '--overlay2=none', '--host-uds=open',
+    const child = spawn('nsenter', [`--net=${netnsPath}`, '--', 'runsc', ...global, '--network=none', '--overlay2=none', '--host-uds=open',
       'restore', '--detach', '--image-path', paths.checkpointDir, '--bundle', paths.bundleDir, id], { stdio: 'ignore' });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runsc restore exited with ${code}`))));
@@ -53,6 +62,7 @@ export async function checkpointTwin(dataDir: string, id: string): Promise<Check
     await work();
     return performance.now() - start;
   };
+  await bench.services.snapshots!.settled();
   await containerGone(dataDir, id);
   return {
     async restoreAndCheckpoint() {

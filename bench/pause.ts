@@ -85,8 +85,7 @@ async function checkpointRows(): Promise<BenchRow[]> {
     // waits for that (`runsc delete`) untimed between checkpoint and restore, and so does this.
     const ours = await apiPauseResume(bench, sandbox.id, () => containerGone(bench.dataDir, sandbox.id));
     if (!fs.existsSync(sandboxPaths(bench.dataDir, sandbox.id).bundleDir)) throw new Error('sandbox vanished');
-    if ((await bench.api('POST', `/v1/sandboxes/${twin.id}/pause`)).status !== 'paused') throw new Error('the twin did not pause');
-    const raw = await checkpointTwin(bench.dataDir, twin.id);
+    const raw = await checkpointTwin(bench, twin.id);
     const rawCheckpoint: number[] = [];
     const rawRestore: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
