@@ -198,8 +198,10 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.portReader.forget(record.id);
     await this.saveRecord({ ...record, paused: true, checkpointed: true });
     // The image is complete and the sandbox has stopped using CPU and memory; removing the stopped
-    // container waits until the host reaps its process (over a second here), so that happens afterwards.
-    this.checkpointRemovals.set(record.id, this.removeContainer(record).then(() => true, () => false));
+    // container waits until the host reaps its process (over a second here), so that happens afterwards,
+    // and only from the next turn of the event loop: its first spawn would otherwise delay the pause's answer.
+    const removal = new Promise((resolve) => setImmediate(resolve)).then(() => this.removeContainer(record));
+    this.checkpointRemovals.set(record.id, removal.then(() => true, () => false));
     return true;
   }
 
