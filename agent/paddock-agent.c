@@ -249,10 +249,18 @@ static const char *find_program(const char *name, char **env) {
 
 /** Serves one request on `sock`, then exits. Tells the parent (through `busy_fd`) once it has work. */
 static void worker(int busy_fd) {
-  int sock = connect_host();
   char type, *request;
   uint32_t length;
-  if (read_frame(sock, &type, &request, &length) < 0 || type != 'R') _exit(IDLE_EXIT);
+  int sock;
+  // An idle connection the host closes (it does before a checkpoint, or when it restarts) is simply
+  // made again: exiting instead would have the parent fork a replacement, and a fork inside gVisor is
+  // the costliest thing this agent does, right when the sandbox is being checkpointed.
+  for (;;) {
+    sock = connect_host();
+    if (read_frame(sock, &type, &request, &length) == 0) break;
+    close(sock);
+  }
+  if (type != 'R') _exit(IDLE_EXIT);
   if (write_all(busy_fd, "b", 1) < 0) {}
   close(busy_fd);
   watch_children();

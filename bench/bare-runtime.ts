@@ -1,6 +1,6 @@
 // Baselines for the sandbox benchmarks: the OCI runtime driven by hand on the same root filesystem,
 // with nothing of Paddock around it (no overlay per sandbox, no disk image, no network namespace).
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,58 +63,4 @@ export async function bareExec(name: RuntimeName, dataDir: string, id: string): 
   const start = performance.now();
   await run(binary(name), ['--root', root, 'exec', id, '/bin/sh', '-c', 'true']);
   return performance.now() - start;
-}
-
-/** A long-running bare container (a shell loop) on the template layers, for pause and checkpoint baselines. */
-export interface BareContainer {
-  id: string;
-  cli(args: string[]): Promise<unknown>;
-  /** `runsc checkpoint` then `runsc restore` (gVisor only), each timed in milliseconds. */
-  checkpointAndRestore(): Promise<{ checkpointMs: number; restoreMs: number }>;
-  close(): Promise<void>;
-}
-
-export async function bareContainer(name: RuntimeName, lowerDirs: string[]): Promise<BareContainer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bare-'));
-  const rootfs = path.join(dir, 'rootfs');
-  const state = path.join(dir, 'state');
-  const image = path.join(dir, 'image');
-  fs.mkdirSync(rootfs);
-  fs.mkdirSync(state);
-  await run('mount', ['-t', 'overlay', 'overlay', '-o', `ro,lowerdir=${lowerDirs.join(':')}`, rootfs]);
-  await run('runc', ['spec', '--bundle', dir]);
-  const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'));
-  config.root = { path: rootfs, readonly: true };
-  config.process.terminal = false;
-  config.process.args = ['/bin/sh', '-c', 'i=0; while true; do i=$((i+1)); sleep 0.1; done'];
-  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
-  const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
-  const cli = (args: string[]) => run(binary(name), [...base, ...args], { cwd: dir });
-  const id = `barepause${process.pid}`;
-  // The sandbox outlives the command holding the stdio it was given: hand it none, or waiting for the command waits for it.
-  const detached = (args: string[]) => new Promise<void>((resolve, reject) => {
-    const child = spawn(binary(name), [...base, ...args], { cwd: dir, stdio: 'ignore' });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${binary(name)} ${args[0]} exited with ${code}`))));
-  });
-  await detached(['run', '--detach', '--bundle', dir, id]);
-  return {
-    id,
-    cli,
-    async checkpointAndRestore() {
-      fs.rmSync(image, { recursive: true, force: true });
-      let start = performance.now();
-      await cli(['checkpoint', '--image-path', image, id]);
-      const checkpointMs = performance.now() - start;
-      await cli(['delete', '--force', id]).catch(() => undefined);
-      start = performance.now();
-      await detached(['restore', '--detach', '--image-path', image, '--bundle', dir, id]);
-      return { checkpointMs, restoreMs: performance.now() - start };
-    },
-    async close() {
-      await cli(['delete', '--force', id]).catch(() => undefined);
-      await run('umount', [rootfs]).catch(() => undefined);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

@@ -1,15 +1,17 @@
 // Pause and resume through the API against the raw runtime measured in the same run: the freezer
-// (`runc pause`/`resume`, `runsc pause`/`resume`) and gVisor's memory checkpoint (`runsc checkpoint`/
-// `restore`); and snapshot create/restore of a 100 MB workspace against plain tar of the same files.
+// (`runc pause`/`resume`, `runsc pause`/`resume` on the same container) and gVisor's memory checkpoint
+// (`runsc checkpoint`/`restore` of a twin sandbox made by the same API); and snapshot create/restore of a
+// 100 MB workspace against plain tar of the same files. BENCH_PAUSE_PARTS picks parts (default all):
+// freezer-runc, freezer-gvisor, checkpoint, snapshots.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sandboxPaths } from '../src/runtime/paths.js';
 import type { RuntimeName } from '../src/runtime/runtime.js';
-import { templateLowerDirs } from '../src/runtime/templates/template-store.js';
-import { bareContainer } from './bare-runtime.js';
 import { startBenchApp, type BenchApp } from './bench-app.js';
+import { checkpointTwin, containerGone } from './checkpoint-twin.js';
+import { TimedClient } from './timed-client.js';
 import type { BenchRow } from './table.js';
 
 const run = promisify(execFile);
@@ -25,22 +27,40 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-/** Pause and resume through the API; the automatic snapshot's copy is awaited between them, outside the timing. */
-async function apiPauseResume(bench: BenchApp, id: string): Promise<{ pause: number[]; resume: number[] }> {
-  const pause: number[] = [];
-  const resume: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    pause.push(await timed(async () => {
-      const body = await bench.api('POST', `/v1/sandboxes/${id}/pause`);
-      if (body.status !== 'paused') throw new Error(`pause answered ${JSON.stringify(body)}`);
-    }));
-    await bench.services.snapshots!.settled();
-    resume.push(await timed(async () => {
-      const body = await bench.api('POST', `/v1/sandboxes/${id}/resume`);
-      if (body.status !== 'running') throw new Error(`resume answered ${JSON.stringify(body)}`);
-    }));
+interface Samples {
+  pause: number[];
+  resume: number[];
+  rawPause: number[];
+  rawResume: number[];
+}
+
+/**
+ * Rounds alternate ours and the raw commands, so a load that changes during the run (the machine is
+ * shared) weighs on both alike. Ours is timed by a client in its own process; between pause and resume,
+ * untimed, the automatic snapshot's copy and whatever `settle` waits for (the raw commands do the same
+ * work untimed between them).
+ */
+async function alternate(bench: BenchApp, id: string, raw: { pause(): Promise<number>; resume(): Promise<number> }, settle: () => Promise<void> = async () => {}): Promise<Samples> {
+  const client = new TimedClient(bench.base, bench.apiKey);
+  const samples: Samples = { pause: [], resume: [], rawPause: [], rawResume: [] };
+  const call = async (route: string, status: string) => {
+    const answer = await client.request('POST', route);
+    if (answer.body?.status !== status) throw new Error(`${route} answered ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.ms;
+  };
+  try {
+    for (let i = 0; i < ROUNDS; i++) {
+      samples.pause.push(await call(`/v1/sandboxes/${id}/pause`, 'paused'));
+      await bench.services.snapshots!.settled();
+      await settle();
+      samples.resume.push(await call(`/v1/sandboxes/${id}/resume`, 'running'));
+      samples.rawPause.push(await raw.pause());
+      samples.rawResume.push(await raw.resume());
+    }
+  } finally {
+    client.close();
   }
-  return { pause, resume };
+  return samples;
 }
 
 async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
@@ -50,18 +70,15 @@ async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
     // `full` network: on gVisor only sandboxes without a network are checkpointed, so this is the freezer path.
     const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'full', cpus: 1, memory_mb: 256, disk_gb: 1 });
     progress(`freezer on ${runtimeName}`);
-    const ours = await apiPauseResume(bench, sandbox.id);
     const root = path.join(bench.dataDir, 'runtime', binary);
-    const rawPause: number[] = [];
-    const rawResume: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      rawPause.push(await timed(() => run(binary, ['--root', root, 'pause', sandbox.id])));
-      rawResume.push(await timed(() => run(binary, ['--root', root, 'resume', sandbox.id])));
-    }
+    const samples = await alternate(bench, sandbox.id, {
+      pause: () => timed(() => run(binary, ['--root', root, 'pause', sandbox.id])),
+      resume: () => timed(() => run(binary, ['--root', root, 'resume', sandbox.id])),
+    });
     const freezer = runtimeName === 'gvisor' ? '`runsc pause` + cgroup freezer' : 'cgroup freezer';
     return [
-      { what: `pause (${runtimeName}, ${freezer}) via API vs raw \`${binary} pause\` on the same container`, ours: median(ours.pause), baseline: median(rawPause), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
-      { what: `resume (${runtimeName}, ${freezer}) via API vs raw \`${binary} resume\``, ours: median(ours.resume), baseline: median(rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      { what: `pause (${runtimeName}, ${freezer}) via API vs raw \`${binary} pause\` on the same container`, ours: median(samples.pause), baseline: median(samples.rawPause), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      { what: `resume (${runtimeName}, ${freezer}) via API vs raw \`${binary} resume\``, ours: median(samples.resume), baseline: median(samples.rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
     ];
   } finally {
     await destroyAll(bench);
@@ -71,24 +88,32 @@ async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
 
 async function checkpointRows(): Promise<BenchRow[]> {
   const bench = await startBenchApp('gvisor', TEMPLATE, {}, NETWORK);
-  const bare = await bareContainer('gvisor', (await templateLowerDirs(bench.dataDir, TEMPLATE))!);
   try {
-    const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 });
-    const ours = await apiPauseResume(bench, sandbox.id);
+    const body = { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 };
+    const sandbox = await bench.api('POST', '/v1/sandboxes', body);
+    const twin = await bench.api('POST', '/v1/sandboxes', body);
+    progress('checkpoint on gvisor');
+    const raw = await checkpointTwin(bench, twin.id);
+    // Raw rounds restore the twin and checkpoint it again; one restore first so each round pauses a running twin.
+    await raw.restore();
+    let rawRestore = 0;
+    // runsc removes a checkpointed container only once the host has reaped its process; the raw side waits
+    // for that (`runsc delete`) untimed between checkpoint and restore, and so does ours.
+    const samples = await alternate(bench, sandbox.id, {
+      pause: async () => {
+        const checkpointMs = await raw.checkpoint();
+        rawRestore = await raw.restore();
+        return checkpointMs;
+      },
+      resume: async () => rawRestore,
+    }, () => containerGone(bench.dataDir, sandbox.id));
+    await raw.checkpoint();
     if (!fs.existsSync(sandboxPaths(bench.dataDir, sandbox.id).bundleDir)) throw new Error('sandbox vanished');
-    const rawCheckpoint: number[] = [];
-    const rawRestore: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const { checkpointMs, restoreMs } = await bare.checkpointAndRestore();
-      rawCheckpoint.push(checkpointMs);
-      rawRestore.push(restoreMs);
-    }
     return [
-      { what: 'pause (gvisor, network none: memory checkpoint) via API vs raw `runsc checkpoint` of a bare container', ours: median(ours.pause), baseline: median(rawCheckpoint), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
-      { what: 'resume (gvisor, network none: restore) via API vs raw `runsc restore`', ours: median(ours.resume), baseline: median(rawRestore), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      { what: 'pause (gvisor, network none: memory checkpoint) via API vs raw `runsc checkpoint` of a twin sandbox', ours: median(samples.pause), baseline: median(samples.rawPause), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      { what: 'resume (gvisor, network none: restore) via API vs raw `runsc restore` of the twin', ours: median(samples.resume), baseline: median(samples.rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
     ];
   } finally {
-    await bare.close();
     await destroyAll(bench);
     await bench.close();
   }
@@ -142,13 +167,19 @@ async function destroyAll(bench: BenchApp): Promise<void> {
 
 const progress = (what: string) => process.stderr.write(`pause bench: ${what}\n`);
 
+const PARTS: Record<string, () => Promise<BenchRow[]>> = {
+  'freezer-runc': () => freezerRows('runc'),
+  'freezer-gvisor': () => freezerRows('gvisor'),
+  checkpoint: checkpointRows,
+  snapshots: async () => [...(await snapshotRows('runc')), ...(await snapshotRows('gvisor'))],
+};
+
 export async function benchPause(): Promise<BenchRow[]> {
-  progress('freezer (runc, gvisor), checkpoint (gvisor), snapshots (runc, gvisor)');
-  return [
-    ...(await freezerRows('runc')),
-    ...(await freezerRows('gvisor')),
-    ...(await checkpointRows()),
-    ...(await snapshotRows('runc')),
-    ...(await snapshotRows('gvisor')),
-  ];
+  const parts = (process.env.BENCH_PAUSE_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim()).filter(Boolean);
+  const unknown = parts.filter((part) => !PARTS[part]);
+  if (unknown.length) throw new Error(`BENCH_PAUSE_PARTS: unknown part ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}`);
+  progress(parts.join(', '));
+  const rows: BenchRow[] = [];
+  for (const part of parts) rows.push(...(await PARTS[part]()));
+  return rows;
 }

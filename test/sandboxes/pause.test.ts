@@ -1,9 +1,12 @@
 // Pause and resume on real sandboxes: a paused sandbox uses no host CPU and its processes keep their
 // memory (a counter continues from where it stopped); exec and files answer clearly while paused; the
 // idle timeout pauses with an `idle_timeout` alert; a crash is noticed without any request; paused and
-// running sandboxes come back as they were after a server restart.
+// running sandboxes come back as they were after a server restart; the automatic snapshot holds writes made
+// just before the pause.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sandboxPaths } from '../../src/runtime/paths.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -124,6 +127,41 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     expect(await cpuSeconds(networked) - cpu).toBeLessThan(0.005);
     expect((await t.request('POST', `/v1/sandboxes/${networked}/resume`, { token: key })).body.status).toBe('running');
     expect((await exec(networked, 'echo up')).output).toBe('up\n');
+  });
+
+  // No `sync` runs before a pause: this is the check that none is needed. A plain write and a write
+  // through a shared memory mapping that stays mapped (the one kind of write a Sentry page cache could
+  // hold back) are both in the automatic snapshot, on the checkpoint path (`none`) and the freezer path (`full`).
+  it.each(['none', 'full'])('the automatic snapshot holds writes made just before the pause (network %s)', async (networkMode) => {
+    const id = await create({ network_mode: networkMode });
+    const written = await exec(id, `head -c 3000000 /dev/urandom > /workspace/fresh.bin && nohup python3 -c '
+import mmap, time
+f = open("/workspace/mapped.bin", "w+b"); f.write(b"\\0" * 8192); f.flush()
+m = mmap.mmap(f.fileno(), 8192); m[0:6] = b"MAPPED"
+open("/workspace/mapped.ready", "w").close()
+time.sleep(600)
+' >/dev/null 2>&1 & while [ ! -e /workspace/mapped.ready ]; do sleep 0.01; done; md5sum < /workspace/fresh.bin`);
+    expect(written.exit_code).toBe(0);
+    const paused = await t.request('POST', `/v1/sandboxes/${id}/pause`, { token: key });
+    expect(paused.body.status).toBe('paused');
+    await t.services.snapshots!.settled();
+
+    const link = await t.request('GET', `/v1/snapshots/${paused.body.snapshot_id}/download`, { token: key });
+    expect(link.status).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-pause-snap-'));
+    try {
+      fs.writeFileSync(path.join(dir, 's.tar.gz'), Buffer.from(await (await fetch(link.body.url)).arrayBuffer()));
+      fs.mkdirSync(path.join(dir, 'x'));
+      execFileSync('tar', ['-xzf', path.join(dir, 's.tar.gz'), '-C', path.join(dir, 'x')]);
+      const fresh = fs.readFileSync(path.join(dir, 'x', 'workspace', 'fresh.bin'));
+      expect(fresh.length).toBe(3000000);
+      expect(`${createHash('md5').update(fresh).digest('hex')}  -\n`).toBe(written.output);
+      expect(fs.readFileSync(path.join(dir, 'x', 'workspace', 'mapped.bin')).subarray(0, 6).toString()).toBe('MAPPED');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await t.request('POST', `/v1/sandboxes/${id}/resume`, { token: key })).body.status).toBe('running');
+    expect((await exec(id, 'head -c 6 /workspace/mapped.bin')).output).toBe('MAPPED');
   });
 
   it('keeps only the latest automatic snapshot and refuses pause or resume in other states', async () => {

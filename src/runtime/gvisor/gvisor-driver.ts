@@ -15,7 +15,6 @@ const binary = 'runsc';
 
 export class GvisorDriver implements OciDriver {
   readonly name = 'gvisor' as const;
-  readonly cachesWritesInSandbox = true;
   readonly sizesMemoryAtStart = true;
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
@@ -53,12 +52,16 @@ export class GvisorDriver implements OciDriver {
     return this.ownNetworkStack(networkMode);
   }
 
-  /** Writes the sandbox's memory and state to `imageDir`; the sandbox exits and its record is deleted. */
+  /**
+   * Writes the sandbox's memory and state to `imageDir`; the sandbox exits. Saving also writes back any
+   * file data the Sentry still holds (runsc's save path), so the host files are complete without a `sync`.
+   * The stopped container stays known to runsc until removed: its process lingers as a zombie until the
+   * host's init reaps it, and `runsc delete` waits for that.
+   */
   async checkpoint(id: string, imageDir: string): Promise<void> {
     await rm(imageDir, { recursive: true, force: true });
     await mkdir(imageDir, { recursive: true, mode: 0o700 });
     await run(binary, [...this.cli.globalArgs, 'checkpoint', '--image-path', imageDir, id], { timeoutMs: 120_000 });
-    await run(binary, [...this.cli.globalArgs, 'delete', '--force', id]).catch(() => {});
   }
 
   async restore(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void> {
@@ -101,7 +104,7 @@ export class GvisorDriver implements OciDriver {
   /**
    * `runsc pause` stops the Sentry's tasks, but the sandbox process (Go runtime, gofer I/O) still wakes up;
    * the cgroup freezer on top stops it completely, so a paused gVisor sandbox uses no host CPU at all.
-   * A real memory checkpoint (`runsc checkpoint`) is not possible here: see docs/runtime.md.
+   * Used where a memory checkpoint is not possible (host networking, a command running): docs/runtime.md.
    */
   async freeze(id: string, cgroupsPath: string): Promise<void> {
     await this.cli.pause(id);

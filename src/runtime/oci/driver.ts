@@ -30,15 +30,14 @@ export interface OciDriver {
   start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void>;
   /**
    * Saves the whole sandbox (memory included) to `imageDir` and stops it, freeing its memory; `restore`
-   * starts it again from there. Only drivers and sandboxes for which `canCheckpoint` says so.
+   * starts it again from there once the stopped container is removed (`cli.remove`). Only drivers and
+   * sandboxes for which `canCheckpoint` says so.
    */
   canCheckpoint(networkMode: NetworkMode): boolean;
   /** The sandbox's sockets live in the runtime's own network stack, invisible in the host's /proc. */
   ownNetworkStack(networkMode: NetworkMode): boolean;
   /** gVisor's Sentry sizes its memory (MemTotal inside) from the limit at start; a later limit change is not seen inside. */
   readonly sizesMemoryAtStart: boolean;
-  /** gVisor's Sentry keeps written file data in its own cache; `sync` inside pushes it to the host files. */
-  readonly cachesWritesInSandbox: boolean;
   checkpoint?(id: string, imageDir: string): Promise<void>;
   restore?(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void>;
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec;

@@ -50,6 +50,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
   private readonly agents = new Map<string, AgentEndpoint>();
   /** Destroys under way: a second destroy of the same sandbox waits for the first instead of racing it. */
   private readonly destroying = new Map<string, Promise<void>>();
+  /**
+   * Removal of a checkpointed sandbox's stopped container, started after the pause answered (true once
+   * done). A resume or destroy waits for it, and repeats it when it failed.
+   */
+  private readonly checkpointRemovals = new Map<string, Promise<boolean>>();
   private readonly portReader = new ListeningPortReader();
   private readonly diskPool: DiskPool;
   private warmPool: WarmPool | null = null;
@@ -230,10 +235,12 @@ export class OciSandboxRuntime implements SandboxRuntime {
     return spawnPty(prepared, request.cols, request.rows);
   }
 
+  /**
+   * No `sync` inside first: gVisor writes file data straight through to the host files (and a checkpoint
+   * writes back anything cached), so the automatic snapshot already sees every write (docs/runtime.md).
+   */
   async pause(id: string): Promise<void> {
     const record = await this.record(id);
-    // Once paused, the automatic snapshot reads the host files: they must hold everything written so far.
-    await this.flushWrites(record);
     if (await this.checkpoint(record)) return;
     await this.driver.freeze(id, record.cgroupsPath);
     await this.saveRecord({ ...record, paused: true });
@@ -262,15 +269,32 @@ export class OciSandboxRuntime implements SandboxRuntime {
     }
     this.networkPids.delete(record.id);
     this.portReader.forget(record.id);
-    await removeCgroups(record.cgroupsPath);
     await this.saveRecord({ ...record, paused: true, checkpointed: true });
+    // The image is complete and the sandbox has stopped using CPU and memory; removing the stopped
+    // container waits until the host reaps its process (over a second here), so that happens afterwards,
+    // and only from the next turn of the event loop: its first spawn would otherwise delay the pause's answer.
+    const removal = new Promise((resolve) => setImmediate(resolve)).then(() => this.removeContainer(record));
+    this.checkpointRemovals.set(record.id, removal.then(() => true, () => false));
     return true;
+  }
+
+  /** Waits for a checkpointed sandbox's container to be gone; removes it now if the removal after the pause failed. */
+  private async checkpointedContainerRemoved(record: SandboxRecord): Promise<void> {
+    const removal = this.checkpointRemovals.get(record.id);
+    if (removal && !(await removal)) await this.removeContainer(record);
+    this.checkpointRemovals.delete(record.id);
+  }
+
+  private async removeContainer(record: SandboxRecord): Promise<void> {
+    await this.driver.cli.remove(record.id);
+    await removeCgroups(record.cgroupsPath);
   }
 
   async resume(id: string): Promise<void> {
     const record = await this.record(id);
     if (record.checkpointed && this.driver.restore) {
       const paths = this.paths(id);
+      await this.checkpointedContainerRemoved(record);
       if (record.agent && !this.agents.has(id)) this.agents.set(id, await AgentEndpoint.listen(paths.agentDir));
       await this.driver.restore(id, paths.bundleDir, record.netnsPath, record.networkMode, paths.checkpointDir);
       await this.saveRecord({ ...record, paused: false, checkpointed: false });
@@ -284,7 +308,6 @@ export class OciSandboxRuntime implements SandboxRuntime {
     const record = await this.record(id);
     const tarFile = `${archiveFile}.tar`;
     const frozenAlready = record.paused;
-    if (!frozenAlready) await this.flushWrites(record);
     const started = performance.now();
     if (!frozenAlready) await this.driver.freeze(id, record.cgroupsPath);
     try {
@@ -324,12 +347,6 @@ export class OciSandboxRuntime implements SandboxRuntime {
     const status = await this.driver.status(id);
     if (status === 'running' || status === 'paused') return status;
     return 'stopped';
-  }
-
-  /** Best effort: a sandbox too busy to sync within the time still gets paused or snapshotted. */
-  private async flushWrites(record: SandboxRecord): Promise<void> {
-    if (!this.driver.cachesWritesInSandbox || record.paused) return;
-    await this.exec(record.id, { command: 'sync', argv: ['/bin/sync'], timeoutMs: 10_000, maxOutputBytes: 1024 }).catch(() => {});
   }
 
   private async writeNameFiles(paths: SandboxPaths, id: string, mode: NetworkMode, ip: string | null): Promise<void> {
@@ -380,6 +397,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
     const agent = this.agents.get(id);
     this.agents.delete(id);
     await agent?.close();
+    await this.checkpointRemovals.get(id);
+    this.checkpointRemovals.delete(id);
     this.records.delete(id);
     this.networkPids.delete(id);
     this.portReader.forget(id);
@@ -399,7 +418,9 @@ export class OciSandboxRuntime implements SandboxRuntime {
       const status = await this.driver.status(id);
       const record = await readSandboxRecord(this.paths(id).stateFile);
       if (record?.checkpointed && (await exists(this.paths(id).checkpointDir))) {
-        // Checkpointed to disk: no process to find, and none needed until it is resumed.
+        // Checkpointed to disk: no process to find, and none needed until it is resumed. The previous
+        // server may have stopped before it removed the stopped container.
+        if (status !== null) await this.removeContainer(record);
         this.records.set(id, record);
         result.alive.push(id);
       } else if (record && (status === 'running' || status === 'paused')) {
@@ -438,6 +459,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
     await this.warmPool?.close();
     this.warmPool = null;
     await Promise.all([...this.agents.values()].map((agent) => agent.close()));
+    await Promise.all(this.checkpointRemovals.values());
     this.agents.clear();
     this.diskPool.stop();
     await this.options.network.close();

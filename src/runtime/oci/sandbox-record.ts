@@ -1,5 +1,6 @@
 // What the runtime remembers about a sandbox between calls and across restarts (sandbox.json in its dir).
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { NetworkMode, RuntimeName } from '../runtime.js';
 
 export interface SandboxRecord {
@@ -19,9 +20,13 @@ export interface SandboxRecord {
   createdAt: string;
 }
 
+/**
+ * Written synchronously: a few hundred bytes take microseconds, while two trips through libuv's thread pool
+ * cost milliseconds on a busy host, and every pause and resume waits for this write.
+ */
 export async function writeSandboxRecord(file: string, record: SandboxRecord): Promise<void> {
-  await writeFile(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 });
-  await rename(`${file}.tmp`, file);
+  writeFileSync(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
 }
 
 export async function readSandboxRecord(file: string): Promise<SandboxRecord | null> {

@@ -12,7 +12,6 @@ const binary = 'runc';
 
 export class RuncDriver implements OciDriver {
   readonly name = 'runc' as const;
-  readonly cachesWritesInSandbox = false;
   readonly sizesMemoryAtStart = false;
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;

@@ -68,7 +68,12 @@ export class SnapshotService {
       throw error;
     }
     const work = this.sandboxes.locks
-      .run(sandbox.id, () => this.copy(row))
+      .run(sandbox.id, async () => {
+        // Once the pause's answer is written: spawning the copy's first process blocks the event loop for
+        // milliseconds, and that would otherwise land before the answer.
+        await new Promise((resolve) => setImmediate(resolve));
+        return this.copy(row);
+      })
       .then((sizeBytes) => this.complete(row, sizeBytes))
       .then(() => this.removePreviousPauseSnapshots(row))
       .catch(async (error: Error) => {
