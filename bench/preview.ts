@@ -8,6 +8,8 @@ import type { BenchRow } from './table.js';
 
 const IDLE_SANDBOXES = Number(process.env.BENCH_IDLE_SANDBOXES ?? 200);
 const CPU_WINDOW_MS = Number(process.env.BENCH_CPU_WINDOW_MS ?? 10_000);
+// Its own host network, so the benchmark can run beside the others.
+const NETWORK = { bridgeName: 'pdkbprevbr', subnet: '10.226.0.0/16', tableName: 'paddock_bprev', interfacePrefix: 'pv', netnsPrefix: 'pdkbprev-' };
 const SERVER = `require('node:http').createServer((req, res) => res.end('hello from the sandbox')).listen(3000, '0.0.0.0');`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,7 +23,7 @@ async function cpuPercent(ms: number): Promise<number> {
 }
 
 export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH_RUNTIME as RuntimeName) ?? 'runc'): Promise<BenchRow[]> {
-  const bench = await startBenchApp(runtimeName, 'node-22', { PADDOCK_PREVIEW_RATE_LIMIT: '100000000' });
+  const bench = await startBenchApp(runtimeName, 'node-22', { PADDOCK_PREVIEW_RATE_LIMIT: '100000000' }, NETWORK);
   const { api, base, port: appPort } = bench;
   const created: string[] = [];
 
