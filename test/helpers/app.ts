@@ -88,7 +88,9 @@ function profileNetwork(profile: number, dataDir: string, config: Config) {
     bridgeName: `pdkp${profile}br`,
     subnet: `10.${150 + profile}.0.0/16`,
     tableName: `paddock_p${profile}`,
-    interfacePrefix: `pp${profile}`,
+    // nftables matches interfaces by prefix (`pp2*`), so no profile's prefix may begin another's:
+    // two digits always, and a letter the older one-digit names (`pp2`) never matched.
+    interfacePrefix: `pq${String(profile).padStart(2, '0')}`,
     netnsPrefix: `pdkp${profile}-`,
   });
 }

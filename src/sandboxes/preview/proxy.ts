@@ -111,6 +111,10 @@ export class PreviewProxy {
       if (sandboxHead.length) socket.write(sandboxHead);
       if (head.length) sandboxSocket.write(head);
       sandboxSocket.on('error', () => socket.destroy());
+      // A WebSocket can stay open for hours: its messages keep the sandbox active, not only its handshake.
+      const active = () => this.noteActivity(target.sandboxId);
+      sandboxSocket.on('data', active);
+      socket.on('data', active);
       socket.on('close', () => sandboxSocket.destroy());
       sandboxSocket.on('close', () => socket.destroy());
       sandboxSocket.pipe(socket).pipe(sandboxSocket);

@@ -184,8 +184,8 @@ export class PreviewRelay {
 
   private forward(head: RequestHead, buffer: Buffer, start: number, end: number): void {
     const { copy, append } = forwardedHead(head, buffer, start, end, { clientAddress: this.clientAddress, scheme: this.options.scheme, portIsProtected: this.options.portIsProtected });
-    if (copy) this.send(copy);
-    this.upstream.write(append, 'latin1');
+    // One string, one write: a head is small, and a single write costs less than a gathered one.
+    this.upstream.write(copy ? copy.toString('latin1') + append : append, 'latin1');
     this.body = head.body === 0 ? null : new RequestBody(head.body);
   }
 
