@@ -144,7 +144,9 @@ export class PreviewProxy {
       writeRawPage(client, admission.kind === 'refuse' ? admission.refusal : { status: 500, html: errorPage('Preview unavailable', 'Paddock could not serve this preview. Try again.') });
       return void client.destroySoon();
     }
-    const { ip, live } = admission;
+    const { ip } = admission;
+    // The value, not the LivePort: a new password is written into the same object.
+    const admittedPasswordHash = admission.live.passwordHash;
     this.track(client, client);
     const relay = new PreviewRelay(
       {
@@ -152,8 +154,8 @@ export class PreviewProxy {
         ip,
         port: target.port,
         scheme: this.options.hosts.scheme,
-        portIsProtected: live.passwordHash !== null,
-        gate: (next) => this.admitOnRelay(next, target, ip, live.passwordHash),
+        portIsProtected: admittedPasswordHash !== null,
+        gate: (next) => this.admitOnRelay(next, target, ip, admittedPasswordHash),
         onActivity: () => this.noteActivity(target.sandboxId),
         onUnreachable: () => {
           writeRawPage(client, nothingListening(target));
