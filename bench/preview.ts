@@ -12,6 +12,8 @@ const CPU_WINDOW_MS = Number(process.env.BENCH_CPU_WINDOW_MS ?? 10_000);
 const NETWORK = { bridgeName: 'pdkbprevbr', subnet: '10.226.0.0/16', tableName: 'paddock_bprev', interfacePrefix: 'pv', netnsPrefix: 'pdkbprev-' };
 const SERVER = `require('node:http').createServer((req, res) => res.end('hello from the sandbox')).listen(3000, '0.0.0.0');`;
 
+const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 3);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Share of one core this process used over `ms`. */
@@ -39,9 +41,17 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
     const host = { host: `${sandbox.id}-3000.localhost:${appPort}` };
 
     await load(direct); // warm-up
-    const directLoad = await load(direct);
-    const proxiedLoad = await load(proxied, host);
-    if (proxiedLoad.non2xx > 0) throw new Error(`${proxiedLoad.non2xx} non-2xx answers through the proxy`);
+    await load(proxied, host);
+    // Direct and proxied alternate, and each side reports its median round: on a shared machine the
+    // load of other processes changes between two 5 s runs more than the proxy does.
+    const directRates: number[] = [];
+    const proxiedRates: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      directRates.push((await load(direct)).requests.average);
+      const proxiedLoad = await load(proxied, host);
+      if (proxiedLoad.non2xx > 0) throw new Error(`${proxiedLoad.non2xx} non-2xx answers through the proxy`);
+      proxiedRates.push(proxiedLoad.requests.average);
+    }
     const directLatency = await latencies(direct);
     const proxiedLatency = await latencies(proxied, host);
 
@@ -58,7 +68,7 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
     const scanCpu = await cpuPercent(CPU_WINDOW_MS);
 
     return [
-      { what: 'preview proxy throughput vs direct to the sandbox (32 connections)', ours: proxiedLoad.requests.average, baseline: directLoad.requests.average, unit: 'req/s', better: 'higher', goal: '≥ 0.7×' },
+      { what: `preview proxy throughput vs direct to the sandbox (32 connections, median of ${ROUNDS} alternating rounds)`, ours: median(proxiedRates), baseline: median(directRates), unit: 'req/s', better: 'higher', goal: '≥ 0.7×' },
       { what: 'preview proxy p50 latency vs direct (sequential)', ours: proxiedLatency.p50, baseline: directLatency.p50, unit: 'ms', better: 'lower', goal: '≤ direct + 1 ms' },
       { what: 'preview proxy p99 latency vs direct (sequential)', ours: proxiedLatency.p99, baseline: directLatency.p99, unit: 'ms', better: 'lower' },
       { what: `server CPU with ${IDLE_SANDBOXES} idle sandboxes scanned every 2 s vs none`, ours: scanCpu, baseline: idleCpu, unit: '% of a core', better: 'lower', note: 'no sandboxes' },
