@@ -13,7 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const RATE_LIMIT = 30;
 
 // Port 3000 answers with what it saw (method, path, body, headers) and echoes WebSockets' handshake;
-// port 3001 is a second site; port 3002 is only for the rate limit.
+// port 3001 is a second site; port 3002 is only for the rate limit (its /slow answers after 300 ms).
 const SERVER = String.raw`
 import http from 'node:http';
 import crypto from 'node:crypto';
@@ -28,7 +28,7 @@ app.on('upgrade', (req, socket) => {
 });
 app.listen(3000, '0.0.0.0');
 http.createServer((req, res) => res.end('second site')).listen(3001, '0.0.0.0');
-http.createServer((req, res) => res.end('limited site')).listen(3002, '0.0.0.0');
+http.createServer((req, res) => (req.url === '/slow' ? setTimeout(() => res.end('slow answer'), 300) : res.end('limited site'))).listen(3002, '0.0.0.0');
 `;
 
 interface RawAnswer {
@@ -183,9 +183,14 @@ describe.each(COMBOS)('relayed preview connections on %s with %s', (runtime, bac
       connection.send(get(3002, '/'));
       statuses.push((await connection.next()).status);
     }
-    // The rest of the minute's allowance and one more, pipelined in one write.
-    connection.send(Array.from({ length: 6 }, () => get(3002, '/')).join(''));
-    for (let i = 0; i < 5; i++) statuses.push((await connection.next()).status);
+    // The rest of the minute's allowance, answered slowly, and one more, pipelined in one write: the
+    // five slow answers all arrive before the 429.
+    connection.send(Array.from({ length: 5 }, () => get(3002, '/slow')).join('') + get(3002, '/'));
+    for (let i = 0; i < 5; i++) {
+      const answer = await connection.next();
+      statuses.push(answer.status);
+      expect(answer.body).toBe('slow answer');
+    }
     const limited = await connection.next();
     expect(statuses).toEqual(Array.from({ length: RATE_LIMIT }, () => 200));
     expect(limited.status).toBe(429);

@@ -47,6 +47,8 @@ interface AdmissionRequest {
 
 type Admission = { kind: 'proxy'; ip: string; live: LivePort } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
 
+const NOT_ADMITTED = Promise.resolve(false);
+
 const refuse = (status: number, title: string, message: string, headers?: Record<string, string>): Admission => ({ kind: 'refuse', refusal: { status, html: errorPage(title, message), headers } });
 
 export class PreviewProxy {
@@ -155,7 +157,7 @@ export class PreviewProxy {
         port: target.port,
         scheme: this.options.hosts.scheme,
         portIsProtected: admittedPasswordHash !== null,
-        gate: (next) => this.admitOnRelay(next, target, ip, admittedPasswordHash),
+        gate: (next) => this.admitOnRelay(next, target, head.headers.host, ip, admittedPasswordHash),
         onActivity: () => this.noteActivity(target.sandboxId),
         onUnreachable: () => {
           writeRawPage(client, nothingListening(target));
@@ -177,13 +179,15 @@ export class PreviewProxy {
    * port still listens with the same password (none, or the one this connection was admitted with)
    * and the port's rate limit allows it. Anything else is decided afresh by the front door.
    */
-  private async admitOnRelay(head: RequestHead, admitted: PreviewTarget, ip: string, passwordHash: string | null): Promise<boolean> {
-    const target = this.options.hosts.parse(head.headers.host);
-    if (!target || target.label !== admitted.label) return false;
-    if (this.options.detector.sandbox(target.sandboxId)?.ip !== ip) return false;
+  private admitOnRelay(head: RequestHead, admitted: PreviewTarget, admittedHost: string | undefined, ip: string, passwordHash: string | null): Promise<boolean> {
+    // The same Host header as the admitted request names the same preview; parsing it again would
+    // ask the server for its port on every request.
+    const target = head.headers.host === admittedHost ? admitted : this.options.hosts.parse(head.headers.host);
+    if (!target || target.label !== admitted.label) return NOT_ADMITTED;
+    if (this.options.detector.sandbox(target.sandboxId)?.ip !== ip) return NOT_ADMITTED;
     const live = this.options.detector.port(target.sandboxId, target.port);
-    if (!live || live.protocol !== 'http' || live.passwordHash !== passwordHash) return false;
-    return (await this.options.requests.consume(target.label)).allowed;
+    if (!live || live.protocol !== 'http' || live.passwordHash !== passwordHash) return NOT_ADMITTED;
+    return this.options.requests.consume(target.label).then((decision) => decision.allowed);
   }
 
   /** Cuts the connections still proxying, so shutdown does not wait for a stream or a WebSocket to end. */

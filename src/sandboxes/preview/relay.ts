@@ -1,15 +1,16 @@
 // One admitted preview connection relayed to the sandbox over one TCP connection of its own. Answers
 // are copied back byte for byte; requests are only framed (heads found, bodies measured), so each one
 // is still checked and counted by the gate and gets X-Forwarded-* and credential stripping, without
-// Node's HTTP machinery per request. A request the gate refuses is not sent: the sandbox is told the
-// connection ends, and once it has answered everything before (or a grace period passed), the
+// Node's HTTP machinery per request. A request the gate refuses is not sent: once the sandbox has
+// answered everything sent before it (answers are followed, not parsed, by AnswerCounter), the
 // connection with the refused request's bytes goes back to the front door, which answers it.
 import net from 'node:net';
+import { AnswerCounter } from './answer-counter.js';
 import { forwardedHead, headEnd, MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from './request-head.js';
-import { MalformedBody, RequestBody } from './request-body.js';
+import { MalformedBody, MessageBody } from './message-body.js';
 
-/** How long the sandbox gets to finish earlier answers after a refused request before it is cut off. */
-const DRAIN_GRACE_MS = 10_000;
+/** How long the sandbox gets to finish earlier answers after a refused request before both sides are cut off. */
+const DRAIN_GRACE_MS = 30_000;
 /** A relayed connection with no byte in either direction for this long is closed. */
 const IDLE_TIMEOUT_MS = 10 * 60_000;
 /** Request bytes held while a request waits for the gate or the sandbox connection, before reading pauses. */
@@ -32,10 +33,13 @@ export interface RelayOptions {
 
 export class PreviewRelay {
   private readonly upstream: net.Socket;
+  private readonly answers = new AnswerCounter();
+  private grace: NodeJS.Timeout | null = null;
+  private handedBack = false;
   private readonly clientAddress: string;
   /** Client bytes not yet sent: a partial head, or everything behind a request waiting for the gate. */
   private pending: Buffer | null;
-  private body: RequestBody | null = null;
+  private body: MessageBody | null = null;
   private waiting = true;
   private connected = false;
   private firstAdmitted = true;
@@ -88,10 +92,12 @@ export class PreviewRelay {
 
   private readonly onUpstreamData = (chunk: Buffer): void => {
     this.options.onActivity();
+    this.answers.received(chunk);
     if (!this.options.client.write(chunk)) {
       this.upstream.pause();
       this.options.client.once('drain', () => this.upstream.resume());
     }
+    if (this.stopping && this.answers.settled) this.handBack();
   };
 
   private readonly onClientData = (chunk: Buffer): void => {
@@ -186,7 +192,8 @@ export class PreviewRelay {
     const { copy, append } = forwardedHead(head, buffer, start, end, { clientAddress: this.clientAddress, scheme: this.options.scheme, portIsProtected: this.options.portIsProtected });
     // One string, one write: a head is small, and a single write costs less than a gathered one.
     this.upstream.write(copy ? copy.toString('latin1') + append : append, 'latin1');
-    this.body = head.body === 0 ? null : new RequestBody(head.body);
+    this.answers.sent(head.method);
+    this.body = head.body === 0 ? null : new MessageBody(head.body);
   }
 
   private send(bytes: Buffer): void {
@@ -198,7 +205,7 @@ export class PreviewRelay {
     }
   }
 
-  /** Stops before `leftover`: the sandbox finishes what it got, then the front door answers the rest. */
+  /** Stops before `leftover`: the sandbox finishes what it was sent, then the front door answers the rest. */
   private stop(leftover: Buffer): void {
     this.stopping = true;
     this.pending = leftover;
@@ -208,18 +215,27 @@ export class PreviewRelay {
     client.removeListener('end', this.onClientEnd);
     client.removeListener('timeout', this.onIdle);
     client.setTimeout(0);
-    this.upstream.end();
-    const grace = setTimeout(() => this.upstream.destroy(), DRAIN_GRACE_MS);
-    this.upstream.once('close', () => clearTimeout(grace));
+    if (this.answers.settled) return this.handBack();
+    this.grace = setTimeout(() => this.destroy(), DRAIN_GRACE_MS);
   }
 
-  private upstreamClosed(): void {
+  private handBack(): void {
+    if (this.handedBack) return;
+    this.handedBack = true;
+    if (this.grace) clearTimeout(this.grace);
     const { client } = this.options;
-    if (!this.stopping) return client.destroySoon();
-    if (!this.connected) return;
     client.removeListener('close', this.onClientClose);
     client.removeListener('error', this.onClientError);
-    if (client.destroyed) return;
-    this.options.handBack(this.pending ?? Buffer.alloc(0));
+    this.upstream.removeAllListeners('close');
+    this.upstream.removeAllListeners('end');
+    this.upstream.on('error', () => undefined);
+    this.upstream.destroy();
+    if (!client.destroyed) this.options.handBack(this.pending ?? Buffer.alloc(0));
+  }
+
+  /** The sandbox closed the connection: after its last answer, the client's connection ends too. */
+  private upstreamClosed(): void {
+    if (this.grace) clearTimeout(this.grace);
+    if (this.connected || !this.stopping) this.options.client.destroySoon();
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedBody, RequestBody } from './request-body.js';
+import { AnswerCounter } from './answer-counter.js';
+import { MalformedBody, MessageBody } from './message-body.js';
 import { forwardedHead, headEnd, parseRequestHead } from './request-head.js';
 
 const parse = (text: string) => {
@@ -13,7 +14,7 @@ function bodyLength(framing: 'chunked' | number, bytes: string): number[] {
   const buffer = Buffer.from(bytes, 'latin1');
   const lengths: number[] = [];
   for (let split = 0; split <= buffer.length; split++) {
-    const body = new RequestBody(framing);
+    const body = new MessageBody(framing);
     let taken = 0;
     for (const part of [buffer.subarray(0, split), buffer.subarray(split)]) {
       if (body.done) break;
@@ -90,7 +91,35 @@ describe('request bodies measured by the preview relay', () => {
 
   it('refuses malformed chunk framing', () => {
     for (const bytes of ['x\r\n', '5\r\nhelloXX', '5\nhello', '\r\n', '0\r\nTrailer\n']) {
-      expect(() => new RequestBody('chunked').take(Buffer.from(bytes), 0), bytes).toThrow(MalformedBody);
+      expect(() => new MessageBody('chunked').take(Buffer.from(bytes), 0), bytes).toThrow(MalformedBody);
     }
+  });
+});
+
+describe('answers followed by the preview relay', () => {
+  /** Feeds `bytes` one byte at a time and reports whether the counter is settled after each answer. */
+  function settledAfter(methods: string[], bytes: string): boolean {
+    const counter = new AnswerCounter();
+    for (const method of methods) counter.sent(method);
+    const buffer = Buffer.from(bytes, 'latin1');
+    for (let i = 0; i < buffer.length; i++) counter.received(buffer.subarray(i, i + 1));
+    return counter.settled;
+  }
+
+  it('is settled once every request sent has its whole answer, however the bytes arrive', () => {
+    const sized = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello';
+    const chunked = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n';
+    const head = 'HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n';
+    const interim = 'HTTP/1.1 100 Continue\r\n\r\n';
+    const empty = 'HTTP/1.1 204 No Content\r\n\r\n';
+    expect(settledAfter(['GET', 'POST', 'HEAD', 'PUT'], sized + chunked + head + interim + empty)).toBe(true);
+    expect(settledAfter(['GET', 'GET'], sized + chunked.slice(0, -2))).toBe(false);
+    expect(settledAfter(['GET', 'GET'], sized)).toBe(false);
+    expect(settledAfter(['PUT'], interim)).toBe(false);
+  });
+
+  it('is never settled after an answer whose end is the connection close', () => {
+    expect(settledAfter(['GET'], 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end')).toBe(false);
+    expect(settledAfter(['GET'], 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n')).toBe(false);
   });
 });

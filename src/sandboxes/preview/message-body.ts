@@ -1,5 +1,6 @@
-// Where the body of one relayed request ends, so the relay knows where the next request starts and can
-// count it (RFC 9112 §6.3 and §7.1: Content-Length bytes, or chunks up to the last chunk and its trailers).
+// Where the body of one relayed message ends: of a request, so the relay knows where the next request
+// starts and can count it; of an answer, so it knows when the sandbox has answered everything it was
+// sent (RFC 9112 §6.3 and §7.1: Content-Length bytes, or chunks up to the last chunk and its trailers).
 // Bytes are only measured, never copied or decoded.
 
 type ChunkState = 'size' | 'extension' | 'sizeLf' | 'data' | 'dataCr' | 'dataLf' | 'trailerStart' | 'trailerLine' | 'trailerLf' | 'endLf';
@@ -8,7 +9,7 @@ const MAX_SIZE_DIGITS = 12;
 
 export class MalformedBody extends Error {}
 
-export class RequestBody {
+export class MessageBody {
   private remaining: number;
   private state: ChunkState | 'done' = 'size';
   private sizeDigits = 0;
