@@ -46,11 +46,21 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
     // load of other processes changes between two 5 s runs more than the proxy does.
     const directRates: number[] = [];
     const proxiedRates: number[] = [];
+    // CPU per request is steadier than rates on a shared machine: Paddock's (this process) against the
+    // sandbox server's own (its cgroup), both over the same proxied round.
+    const paddockCpuUs: number[] = [];
+    const serverCpuUs: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       directRates.push((await load(direct)).requests.average);
+      const cpuBefore = process.cpuUsage();
+      const serverBefore = (await bench.runtime.usage(sandbox.id)).cpuSeconds;
       const proxiedLoad = await load(proxied, host);
+      const cpu = process.cpuUsage(cpuBefore);
+      const serverSeconds = (await bench.runtime.usage(sandbox.id)).cpuSeconds - serverBefore;
       if (proxiedLoad.non2xx > 0) throw new Error(`${proxiedLoad.non2xx} non-2xx answers through the proxy`);
       proxiedRates.push(proxiedLoad.requests.average);
+      paddockCpuUs.push((cpu.user + cpu.system) / proxiedLoad.requests.total);
+      serverCpuUs.push((serverSeconds * 1e6) / proxiedLoad.requests.total);
     }
     const directLatency = await latencies(direct);
     const proxiedLatency = await latencies(proxied, host);
@@ -69,6 +79,7 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
 
     return [
       { what: `preview proxy throughput vs direct to the sandbox (32 connections, median of ${ROUNDS} alternating rounds)`, ours: median(proxiedRates), baseline: median(directRates), unit: 'req/s', better: 'higher', goal: '≥ 0.7×' },
+      { what: "Paddock CPU per proxied request vs the sandbox server's own CPU per request (median round)", ours: median(paddockCpuUs), baseline: median(serverCpuUs), unit: 'µs', better: 'lower' },
       { what: 'preview proxy p50 latency vs direct (sequential)', ours: proxiedLatency.p50, baseline: directLatency.p50, unit: 'ms', better: 'lower', goal: '≤ direct + 1 ms' },
       { what: 'preview proxy p99 latency vs direct (sequential)', ours: proxiedLatency.p99, baseline: directLatency.p99, unit: 'ms', better: 'lower' },
       { what: `server CPU with ${IDLE_SANDBOXES} idle sandboxes scanned every 2 s vs none`, ours: scanCpu, baseline: idleCpu, unit: '% of a core', better: 'lower', note: 'no sandboxes' },
