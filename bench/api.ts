@@ -15,7 +15,7 @@ import type { BenchRow } from './table.js';
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 interface LoadResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   non2xx: number;
 }
 

@@ -88,9 +88,9 @@ function profileNetwork(profile: number, dataDir: string, config: Config) {
     bridgeName: `pdkp${profile}br`,
     subnet: `10.${150 + profile}.0.0/16`,
     tableName: `paddock_p${profile}`,
-    // Two digits, so no profile's prefix begins another's: each bridge table drops traffic from every
-    // interface matching its prefix that is not one of its own sandboxes ("pp3*" would catch "pp30…").
-    interfacePrefix: `pp${String(profile).padStart(2, '0')}`,
+    // nftables matches interfaces by prefix (`pp2*`), so no profile's prefix may begin another's:
+    // two digits always, and a letter the older one-digit names (`pp2`) never matched.
+    interfacePrefix: `pq${String(profile).padStart(2, '0')}`,
     netnsPrefix: `pdkp${profile}-`,
   });
 }

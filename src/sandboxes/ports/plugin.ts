@@ -8,6 +8,7 @@ import type { Database } from '../../core/db/schema.js';
 import type { LimiterFactory } from '../../core/rate-limit.js';
 import { nowIso } from '../../core/time.js';
 import type { SandboxRuntime } from '../../runtime/runtime.js';
+import { PreviewConnections } from '../preview/connections.js';
 import { routePreviewHosts } from '../preview/dispatch.js';
 import { PreviewHosts } from '../preview/host.js';
 import { PreviewProtection } from '../preview/protection.js';
@@ -46,11 +47,16 @@ export async function registerPortsAndPreviews(app: FastifyInstance, { config, d
   });
 
   await app.register(portRoutes(new PortService(db, sandboxes, detector, hosts)));
+  const connections = new PreviewConnections(app.server, hosts, proxy);
   app.addHook('onReady', async () => {
     routePreviewHosts(app.server, hosts, proxy);
+    connections.start();
     detector.start();
   });
-  app.addHook('preClose', async () => proxy.close());
+  app.addHook('preClose', async () => {
+    connections.close();
+    proxy.close();
+  });
   app.addHook('onClose', async () => detector.stop());
   return detector;
 }

@@ -29,7 +29,7 @@ export function portRoutes(service: PortService) {
         tags: ['sandboxes'],
         summary: 'List listening ports',
         description:
-          'TCP ports a process inside the sandbox listens on, read every 2 s from the sandbox network namespace: a port appears within about 2 s of `listen()` and disappears within about 2 s of closing. Sockets bound only to loopback (127.0.0.1, ::1) are not listed: the proxy cannot reach them, so bind servers to 0.0.0.0. `protocol` is `http` when the port answered an HTTP request when it was detected; `preview_url` (null for tcp) serves it publicly as `<scheme>://<sandbox_id>-<port>.<PADDOCK_PREVIEW_HOST>` — any method, streaming, WebSocket upgrades, `X-Forwarded-For/-Proto/-Host` set, Paddock API keys and the preview cookie stripped, 100 requests/minute per port.',
+          'TCP ports a process inside the sandbox listens on, read every 2 s from the sandbox network namespace: a port appears within about 2 s of `listen()` and disappears within about 2 s of closing. Sockets bound only to loopback (127.0.0.1, ::1) are not listed: the proxy cannot reach them, so bind servers to 0.0.0.0. `protocol` is `http` when the port answered an HTTP request when it was detected; `preview_url` (null for tcp) serves it publicly as `<scheme>://<sandbox_id>-<port>.<PADDOCK_PREVIEW_HOST>` — any method, streaming, WebSocket upgrades, `X-Forwarded-For/-Proto/-Host` set, Paddock API keys and the preview cookie stripped, 100 requests/minute per port (every request counts, also the later ones of a kept-alive connection, which Paddock relays to the sandbox once its first request is admitted).',
         params: SandboxParams,
         response: { 200: Type.Array(Port), ...errors },
       },

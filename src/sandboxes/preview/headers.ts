@@ -12,7 +12,7 @@ function connectionTokens(value: string | string[] | undefined): Set<string> {
 
 /** Whether an Authorization header carries a Paddock credential: an API key or dashboard token, or
  * (on a protected port) the preview password. */
-function isPaddockCredential(authorization: string, portIsProtected: boolean): boolean {
+export function isPaddockCredential(authorization: string, portIsProtected: boolean): boolean {
   return /^Bearer\s+svc_/i.test(authorization) || (portIsProtected && /^Basic\s/i.test(authorization));
 }
 

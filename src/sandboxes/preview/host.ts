@@ -14,6 +14,8 @@ const LABEL = /^(sbx_[0-9a-z]{26})-(\d{1,5})\.(.+)$/;
 const hostnameOf = (host: string) => host.replace(/:\d+$/, '');
 
 export class PreviewHosts {
+  private defaultHost: string | null = null;
+
   constructor(
     private readonly config: Pick<Config, 'previewHost' | 'previewScheme'>,
     /** The port the server listens on, for the default preview host `localhost:<port>`. */
@@ -25,7 +27,12 @@ export class PreviewHosts {
   }
 
   baseHost(): string {
-    return this.config.previewHost ?? `localhost:${this.listenPort()}`;
+    if (this.config.previewHost) return this.config.previewHost;
+    // The listen port is fixed once known; asking the server for it is a system call.
+    if (this.defaultHost) return this.defaultHost;
+    const port = this.listenPort();
+    if (port) this.defaultHost = `localhost:${port}`;
+    return `localhost:${port}`;
   }
 
   url(sandboxId: string, port: number): string {

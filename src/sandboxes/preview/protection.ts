@@ -1,7 +1,6 @@
 // Password protection of a preview: a signed cookie for browsers (set after the password form), HTTP
 // Basic auth for scripts, and a per-port throttle on wrong passwords.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { verifyPassword } from '../../accounts/passwords.js';
 import type { Limiter } from '../../core/rate-limit.js';
 import type { PreviewTarget } from './host.js';
@@ -35,7 +34,7 @@ export class PreviewProtection {
     return `${COOKIE_NAME}=${value}; Path=/; Max-Age=${COOKIE_TTL_SECONDS}; HttpOnly; SameSite=Lax${this.secureCookies ? '; Secure' : ''}`;
   }
 
-  hasValidCookie(request: IncomingMessage, target: PreviewTarget, passwordHash: string): boolean {
+  hasValidCookie(request: { headers: { cookie?: string } }, target: PreviewTarget, passwordHash: string): boolean {
     for (const value of cookieValues(request.headers.cookie, COOKIE_NAME)) {
       const [expires, signature] = value.split('.');
       const expiresAt = Number(expires);

@@ -1,7 +1,10 @@
 // The preview proxy: a request for `<sandbox_id>-<port>.<preview host>` goes to that sandbox's address
 // and port — only a port the detector sees listening — after the per-port rate limit and the port's
 // password. Bodies stream both ways; WebSocket (any Upgrade) connections are spliced after the 101.
+// A connection whose first request is admitted is relayed as a whole instead (relay.ts): the front
+// door (connections.ts) sends it here before Node's HTTP server sees it.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Limiter } from '../../core/rate-limit.js';
@@ -10,6 +13,8 @@ import { requestHeaders, responseHeaders } from './headers.js';
 import type { PreviewHosts, PreviewTarget } from './host.js';
 import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
 import { basicAuthPassword, type PreviewProtection } from './protection.js';
+import { PreviewRelay } from './relay.js';
+import type { RequestHead } from './request-head.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;
 const LOGIN_BODY_MAX_BYTES = 8192;
@@ -33,7 +38,16 @@ interface Refusal {
   headers?: Record<string, string>;
 }
 
+/** What admission reads of a request: Node's IncomingMessage, or a head the front door parsed. */
+interface AdmissionRequest {
+  method?: string;
+  url?: string;
+  headers: RequestHead['headers'];
+}
+
 type Admission = { kind: 'proxy'; ip: string; live: LivePort } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
+
+const NOT_ADMITTED = Promise.resolve(false);
 
 const refuse = (status: number, title: string, message: string, headers?: Record<string, string>): Admission => ({ kind: 'refuse', refusal: { status, html: errorPage(title, message), headers } });
 
@@ -99,6 +113,10 @@ export class PreviewProxy {
       if (sandboxHead.length) socket.write(sandboxHead);
       if (head.length) sandboxSocket.write(head);
       sandboxSocket.on('error', () => socket.destroy());
+      // A WebSocket can stay open for hours: its messages keep the sandbox active, not only its handshake.
+      const active = () => this.noteActivity(target.sandboxId);
+      sandboxSocket.on('data', active);
+      socket.on('data', active);
       socket.on('close', () => sandboxSocket.destroy());
       sandboxSocket.on('close', () => socket.destroy());
       sandboxSocket.pipe(socket).pipe(sandboxSocket);
@@ -113,6 +131,63 @@ export class PreviewProxy {
     });
     upstream.on('error', () => writeRawPage(socket, nothingListening(target)));
     upstream.end();
+  }
+
+  /**
+   * Serves a connection whose first request (`head`, the first bytes of `buffered`) names a preview:
+   * a refusal is answered and the connection closed; an admitted one is relayed to the sandbox until
+   * a later request needs deciding afresh, which goes back through `handBack`.
+   */
+  async relayConnection(client: net.Socket, head: RequestHead, buffered: Buffer, target: PreviewTarget, handBack: (client: net.Socket, leftover: Buffer) => void): Promise<void> {
+    const onError = () => client.destroy();
+    client.on('error', onError);
+    const admission = await this.admit(head, target).catch((err) => this.failed(err));
+    if (admission.kind !== 'proxy') {
+      writeRawPage(client, admission.kind === 'refuse' ? admission.refusal : { status: 500, html: errorPage('Preview unavailable', 'Paddock could not serve this preview. Try again.') });
+      return void client.destroySoon();
+    }
+    const { ip } = admission;
+    // The value, not the LivePort: a new password is written into the same object.
+    const admittedPasswordHash = admission.live.passwordHash;
+    this.track(client, client);
+    const relay = new PreviewRelay(
+      {
+        client,
+        ip,
+        port: target.port,
+        scheme: this.options.hosts.scheme,
+        portIsProtected: admittedPasswordHash !== null,
+        gate: (next) => this.admitOnRelay(next, target, head.headers.host, ip, admittedPasswordHash),
+        onActivity: () => this.noteActivity(target.sandboxId),
+        onUnreachable: () => {
+          writeRawPage(client, nothingListening(target));
+          client.destroySoon();
+        },
+        handBack: (leftover) => {
+          this.open.delete(client);
+          client.removeListener('error', onError);
+          handBack(client, leftover);
+        },
+      },
+      buffered,
+    );
+    if (client.destroyed) relay.destroy();
+  }
+
+  /**
+   * A later request on a relayed connection goes to the sandbox when it names the same preview, the
+   * port still listens with the same password (none, or the one this connection was admitted with)
+   * and the port's rate limit allows it. Anything else is decided afresh by the front door.
+   */
+  private admitOnRelay(head: RequestHead, admitted: PreviewTarget, admittedHost: string | undefined, ip: string, passwordHash: string | null): Promise<boolean> {
+    // The same Host header as the admitted request names the same preview; parsing it again would
+    // ask the server for its port on every request.
+    const target = head.headers.host === admittedHost ? admitted : this.options.hosts.parse(head.headers.host);
+    if (!target || target.label !== admitted.label) return NOT_ADMITTED;
+    if (this.options.detector.sandbox(target.sandboxId)?.ip !== ip) return NOT_ADMITTED;
+    const live = this.options.detector.port(target.sandboxId, target.port);
+    if (!live || live.protocol !== 'http' || live.passwordHash !== passwordHash) return NOT_ADMITTED;
+    return this.options.requests.consume(target.label).then((decision) => decision.allowed);
   }
 
   /** Cuts the connections still proxying, so shutdown does not wait for a stream or a WebSocket to end. */
@@ -131,7 +206,7 @@ export class PreviewProxy {
     return refuse(500, 'Preview unavailable', 'Paddock could not serve this preview. Try again.');
   }
 
-  private async admit(request: IncomingMessage, target: PreviewTarget): Promise<Admission> {
+  private async admit(request: AdmissionRequest, target: PreviewTarget): Promise<Admission> {
     const { detector, requests, protection } = this.options;
     const sandbox = detector.sandbox(target.sandboxId);
     if (!sandbox || !sandbox.ip) {
