@@ -143,6 +143,8 @@ export class SandboxService {
   readonly locks = new SandboxLocks();
   /** Secret values each sandbox was started with, to mask them even after the secret changes or goes. */
   private readonly injectedSecrets = new Map<string, string[]>();
+  /** Sandboxes being torn down: their processes go away on purpose, which the crash check must not report. */
+  private readonly ending = new Set<string>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -356,11 +358,13 @@ export class SandboxService {
     // Charging stops when the decision is made: tearing down is not time the user can use.
     const decidedAt = nowIso();
     await stopMetering(this.db, id, decidedAt);
+    this.ending.add(id);
     try {
       await this.runtime.destroy(id);
     } catch (error) {
       // Still running: keep charging, without a gap.
       if (row.status === 'running' || row.status === 'creating') await startMetering(this.db, row, decidedAt);
+      this.ending.delete(id);
       throw error;
     }
     this.injectedSecrets.delete(id);
@@ -372,6 +376,7 @@ export class SandboxService {
       await this.endings.complete(trx, id, reason, now);
       return true;
     });
+    this.ending.delete(id);
     if (ended) this.endings.wake();
     return ended;
   }
@@ -597,13 +602,14 @@ export class SandboxService {
   async failCrashed(): Promise<string[]> {
     const failed: string[] = [];
     for (const row of await store.sandboxesInStatus(this.db, this.config.hostId, ['running', 'paused'])) {
-      if (this.locks.busy(row.id)) continue;
+      if (this.locks.busy(row.id) || this.ending.has(row.id)) continue;
       // Under the sandbox's lock: a checkpoint or restore in progress has no process for a moment.
       const crashed = await this.locks.run(row.id, async () => {
         if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
         // The runtime's state command can fail for a moment while the container changes state; ask twice.
         await new Promise((resolve) => setTimeout(resolve, 250));
         if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
+        if (this.ending.has(row.id)) return false;
         return this.enterError(row.id, ['running', 'paused'], 'sandbox stopped unexpectedly: its processes exited (crashed or killed)');
       });
       if (crashed) failed.push(row.id);
