@@ -27,6 +27,7 @@ describe('disk pool', () => {
     const image = await stat(path.join(dir, 'second.img'));
     expect(image.size).toBe(size);
     expect(image.blocks * 512).toBeLessThan(64 * 1024 ** 2);
-    pool.stop();
+    // A refill started by the takes above must finish before the directory is removed.
+    await pool.stop();
   });
 });

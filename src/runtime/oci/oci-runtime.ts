@@ -461,7 +461,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
     await Promise.all([...this.agents.values()].map((agent) => agent.close()));
     await Promise.all(this.checkpointRemovals.values());
     this.agents.clear();
-    this.diskPool.stop();
+    await this.diskPool.stop();
     await this.options.network.close();
   }
 

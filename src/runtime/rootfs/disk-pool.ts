@@ -18,7 +18,7 @@ export async function formatDiskImage(image: string, sizeBytes: number): Promise
 }
 
 export class DiskPool {
-  private readonly refilling = new Set<number>();
+  private readonly refilling = new Map<number, Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -40,17 +40,18 @@ export class DiskPool {
     return false;
   }
 
-  /** No more refills (images already made stay for the next start). */
-  stop(): void {
+  /** No more refills (images already made stay for the next start); resolves once the image being formatted is done. */
+  async stop(): Promise<void> {
     this.stopped = true;
+    await Promise.all(this.refilling.values());
   }
 
   private refill(sizeBytes: number): void {
     if (this.stopped || this.refilling.has(sizeBytes)) return;
-    this.refilling.add(sizeBytes);
-    void this.fill(sizeBytes)
+    const filling = this.fill(sizeBytes)
       .catch(() => {})
       .finally(() => this.refilling.delete(sizeBytes));
+    this.refilling.set(sizeBytes, filling);
   }
 
   private async fill(sizeBytes: number): Promise<void> {
