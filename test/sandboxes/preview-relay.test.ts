@@ -6,6 +6,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { startNodeServerSandbox } from './support/node-server-sandbox.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));
@@ -121,19 +122,7 @@ describe.each(COMBOS)('relayed preview connections on %s with %s', (runtime, bac
     t = await startApp(backend, { PADDOCK_PREVIEW_RATE_LIMIT: String(RATE_LIMIT) }, { runtime, networkProfile: 7 });
     appPort = Number(new URL(t.url).port);
     key = (await t.signupOnPlan('team')).key;
-    const created = await api('POST', '/v1/sandboxes', { template: 'node-22', cpus: 1, memory_mb: 512, disk_gb: 1 });
-    expect(created.status).toBe(201);
-    sandboxId = created.body.id;
-    const put = await fetch(`${t.url}/v1/sandboxes/${sandboxId}/files/content?path=server.mjs`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' }, body: SERVER });
-    expect(put.status).toBe(200);
-    await api('POST', `/v1/sandboxes/${sandboxId}/exec`, { command: 'nohup node server.mjs >/tmp/server.log 2>&1 &' });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const list = (await api('GET', `/v1/sandboxes/${sandboxId}/ports`)).body as any[];
-      if (list.filter((p) => p.protocol === 'http').length === 3) return;
-      await sleep(200);
-    }
-    throw new Error(`the node servers were not detected: ${JSON.stringify((await api('GET', `/v1/sandboxes/${sandboxId}/ports`)).body)}`);
+    sandboxId = await startNodeServerSandbox(t, key, SERVER, 3, 30_000);
   });
   afterAll(async () => {
     for (const connection of open) connection.close();

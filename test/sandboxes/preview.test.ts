@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { startNodeServerSandbox } from './support/node-server-sandbox.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));
@@ -82,19 +83,7 @@ describe.each(COMBOS)('previews on %s with %s', (runtime, backend) => {
     t = await startApp(backend, { PADDOCK_PREVIEW_RATE_LIMIT: String(RATE_LIMIT), PADDOCK_PREVIEW_PASSWORD_MAX_FAILURES: String(MAX_PASSWORD_FAILURES) }, { runtime, networkProfile: 8 });
     appPort = Number(new URL(t.url).port);
     key = (await t.signupOnPlan('team')).key;
-    const created = await api('POST', '/v1/sandboxes', { template: 'node-22', cpus: 1, memory_mb: 512, disk_gb: 1 });
-    expect(created.status).toBe(201);
-    sandboxId = created.body.id;
-    const put = await fetch(`${t.url}/v1/sandboxes/${sandboxId}/files/content?path=server.mjs`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' }, body: SERVER });
-    expect(put.status).toBe(200);
-    await api('POST', `/v1/sandboxes/${sandboxId}/exec`, { command: 'nohup node server.mjs >/tmp/server.log 2>&1 &' });
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const list = (await api('GET', `/v1/sandboxes/${sandboxId}/ports`)).body as any[];
-      if (list.filter((p) => p.protocol === 'http').length === 2) return;
-      await sleep(100);
-    }
-    throw new Error('the node server was not detected');
+    sandboxId = await startNodeServerSandbox(t, key, SERVER, 2, 10_000);
   });
   afterAll(async () => {
     await t?.close();
