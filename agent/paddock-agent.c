@@ -4,7 +4,9 @@
 // It starts under tini as the sandbox's main process and keeps a few idle connections open to the host's
 // unix socket (a per-sandbox directory bind-mounted read-only at the path given as argv[1]). The host
 // writes one request on an idle connection; the worker owning it runs the command and streams its output
-// back. Everything on a connection is a frame: one type byte, a 4-byte big-endian length, the data.
+// back, then connects again for the next one. Workers are reused: a fork inside gVisor costs milliseconds
+// that an exec would otherwise pay (the parent forks a new worker only when none is idle).
+// Everything on a connection is a frame: one type byte, a 4-byte big-endian length, the data.
 //
 //   host → agent  'R' request: NUL-terminated strings: cwd, argc, argv…, envc, env… (env is added to ours)
 //                 'I' stdin bytes    'E' end of stdin    'K' kill the command and everything it started
@@ -25,13 +27,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { SPARE_WORKERS = 2, IDLE_EXIT = 3, MAX_REQUEST_BYTES = 4 << 20, MAX_ARGS = 65536, CHUNK = 65536 };
+// STARTING_WORKERS idle at start; a new one only when no worker is idle; a worker finding MAX_IDLE others
+// idle after its command exits instead of waiting. At most MAX_WORKERS run commands at once.
+enum { STARTING_WORKERS = 2, MAX_IDLE = 4, MAX_WORKERS = 1024, MAX_REQUEST_BYTES = 4 << 20, MAX_ARGS = 65536, CHUNK = 65536 };
+
+// One slot per worker in memory shared across the fork: the parent owns `pid`, the worker its `idle` flag
+// (the parent clears a slot when its worker dies, however it died).
+struct worker_slot {
+  pid_t pid;
+  unsigned char idle;
+};
+static struct worker_slot *slots;
+
+static int idle_workers(void) {
+  int count = 0;
+  for (int i = 0; i < MAX_WORKERS; i++) count += __atomic_load_n(&slots[i].idle, __ATOMIC_RELAXED) != 0;
+  return count;
+}
+
 
 static const char *socket_path;
 // SIGCHLD wakes poll() through this pipe (the self-pipe trick), so an exit is seen at once.
@@ -247,39 +267,30 @@ static const char *find_program(const char *name, char **env) {
   return NULL;
 }
 
-/** Serves one request on `sock`, then exits. Tells the parent (through `busy_fd`) once it has work. */
-static void worker(int busy_fd) {
-  char type, *request;
-  uint32_t length;
-  int sock;
-  // An idle connection the host closes (it does before a checkpoint, or when it restarts) is simply
-  // made again: exiting instead would have the parent fork a replacement, and a fork inside gVisor is
-  // the costliest thing this agent does, right when the sandbox is being checkpointed.
-  for (;;) {
-    sock = connect_host();
-    if (read_frame(sock, &type, &request, &length) == 0) break;
-    close(sock);
-  }
-  if (type != 'R') _exit(IDLE_EXIT);
-  if (write_all(busy_fd, "b", 1) < 0) {}
-  close(busy_fd);
-  watch_children();
-
-  char *cwd, **argv, **extra_env;
+/** Runs the command `request` asks for and streams it back on `sock`; returns once the exit is reported. */
+static void serve(int sock, char *request, uint32_t length) {
+  char *cwd, **argv = NULL, **extra_env = NULL;
   if (parse_request(request, length, &cwd, &argv, &extra_env) < 0) {
     send_text(sock, 'N', "malformed request");
-    _exit(0);
+    free(argv);
+    free(extra_env);
+    return;
   }
   if (chdir(cwd) < 0) {
     char message[512];
     snprintf(message, sizeof message, "cannot enter %s: %s", cwd, strerror(errno));
     send_text(sock, 'N', message);
-    _exit(0);
+    goto done;
   }
-  int in[2], out[2], err[2];
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+    int *made[] = {in, out, err};
+    for (int i = 0; i < 3; i++) {
+      if (made[i][0] >= 0) close(made[i][0]);
+      if (made[i][1] >= 0) close(made[i][1]);
+    }
     send_text(sock, 'N', "no pipes left in the sandbox");
-    _exit(0);
+    goto done;
   }
   // posix_spawn (a vfork underneath) instead of fork: under gVisor a fork copies the address space in
   // the user-space kernel, which costs several milliseconds per exec; vfork does not.
@@ -302,12 +313,20 @@ static void worker(int busy_fd) {
   posix_spawnattr_setsigmask(&attributes, &no_signals);
   pid_t child = -1;
   int spawn_error = program ? posix_spawn(&child, program, &actions, &attributes, argv, env) : ENOENT;
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  free(env);
   close(in[0]);
   close(out[1]);
   close(err[1]);
+  if (spawn_error != 0) {
+    close(in[1]);
+    close(out[0]);
+    close(err[0]);
+  }
   if (spawn_error == EAGAIN || spawn_error == ENOMEM) {
     send_text(sock, 'N', "cannot start a process in the sandbox (process limit reached?)");
-    _exit(0);
+    goto done;
   }
   if (spawn_error != 0) {
     // What a shell would print and answer: 127 when there is no such program, 126 when it cannot run.
@@ -316,7 +335,7 @@ static void worker(int busy_fd) {
     send_text(sock, 'S', "0");
     send_frame(sock, 'F', message, (uint32_t)length);
     send_text(sock, 'X', spawn_error == ENOENT ? "127" : "126");
-    _exit(0);
+    goto done;
   }
   char pid_text[32];
   snprintf(pid_text, sizeof pid_text, "%d", child);
@@ -400,11 +419,63 @@ static void worker(int busy_fd) {
     }
   }
   if (!exited) waitpid(child, &status, 0);
+  if (stdin_fd >= 0) close(stdin_fd);
+  free(pending);
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   char code_text[16];
   snprintf(code_text, sizeof code_text, "%d", code);
   if (host_open) send_text(sock, 'X', code_text);
-  _exit(0);
+done:
+  free(argv);
+  free(extra_env);
+}
+
+/** Waits on a connection for a request, serves it, and again; tells the parent (through `busy_fd`) when busy. */
+static void worker(int slot, int busy_fd) {
+  watch_children();
+  for (;;) {
+    char type, *request;
+    uint32_t length;
+    int sock;
+    // An idle connection the host closes (it does before a checkpoint, or when it restarts) is simply
+    // made again: exiting instead would have the parent fork a replacement, and a fork inside gVisor is
+    // the costliest thing this agent does, right when the sandbox is being checkpointed.
+    for (;;) {
+      sock = connect_host();
+      if (read_frame(sock, &type, &request, &length) == 0) break;
+      close(sock);
+    }
+    if (type != 'R') _exit(0);
+    __atomic_store_n(&slots[slot].idle, 0, __ATOMIC_RELAXED);
+    if (write(busy_fd, "b", 1) < 0) {}
+    drain_child_signal();
+    serve(sock, request, length);
+    free(request);
+    close(sock);
+    if (idle_workers() >= MAX_IDLE) _exit(0);
+    __atomic_store_n(&slots[slot].idle, 1, __ATOMIC_RELAXED);
+  }
+}
+
+
+/** Forks a worker into a free slot, counted idle from the start; -1 when no slot is free or the fork failed. */
+static int start_worker(int busy[2]) {
+  int slot = 0;
+  while (slot < MAX_WORKERS && slots[slot].pid != 0) slot++;
+  if (slot == MAX_WORKERS) return -1;
+  __atomic_store_n(&slots[slot].idle, 1, __ATOMIC_RELAXED);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(busy[0]);
+    worker(slot, busy[1]);
+    _exit(0);
+  }
+  if (pid < 0) {
+    __atomic_store_n(&slots[slot].idle, 0, __ATOMIC_RELAXED);
+    return -1;
+  }
+  slots[slot].pid = pid;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -414,35 +485,32 @@ int main(int argc, char **argv) {
   }
   socket_path = argv[1];
   signal(SIGPIPE, SIG_IGN);
+  slots = mmap(NULL, sizeof(struct worker_slot) * MAX_WORKERS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (slots == MAP_FAILED) return 71;
   watch_children();
-  // Workers report "busy" on this pipe; the parent then starts a new spare so an idle connection is always there.
+  // Workers report "busy" on this pipe, so the parent can start a new one when none is left idle.
   int busy[2];
   if (pipe2(busy, O_CLOEXEC | O_NONBLOCK) < 0) return 71;
-  int idle = 0;
+  for (int i = 0; i < STARTING_WORKERS; i++) {
+    if (start_worker(busy) < 0) pause_ms(100);
+  }
   for (;;) {
-    while (idle < SPARE_WORKERS) {
-      pid_t pid = fork();
-      if (pid == 0) {
-        close(busy[0]);
-        worker(busy[1]);
-        _exit(0);
-      }
-      if (pid < 0) {
-        pause_ms(100);
-        break;
-      }
-      idle++;
-    }
     struct pollfd fds[2] = {{busy[0], POLLIN, 0}, {child_signal[0], POLLIN, 0}};
     if (poll(fds, 2, -1) < 0 && errno != EINTR) pause_ms(100);
     char bytes[64];
-    ssize_t n;
-    while ((n = read(busy[0], bytes, sizeof bytes)) > 0) idle -= (int)n;
+    while (read(busy[0], bytes, sizeof bytes) > 0) {}
     drain_child_signal();
-    // A worker that exits before it got work (its connection dropped) was idle: count it out.
+    pid_t pid;
     int status;
-    while (waitpid(-1, &status, WNOHANG) > 0) {
-      if (WIFEXITED(status) && WEXITSTATUS(status) == IDLE_EXIT) idle--;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+      for (int i = 0; i < MAX_WORKERS; i++) {
+        if (slots[i].pid != pid) continue;
+        slots[i].pid = 0;
+        __atomic_store_n(&slots[i].idle, 0, __ATOMIC_RELAXED);
+        break;
+      }
     }
+    // Not a loop: one worker is enough to take the next request, and the fork must not delay this one.
+    if (idle_workers() == 0 && start_worker(busy) < 0) pause_ms(100);
   }
 }

@@ -32,6 +32,19 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec agent', (driver) =>
     results.forEach((result, i) => expect(result).toMatchObject({ out: `${i}\n`, err: `e${i}\n`, code: i % 3 }));
   });
 
+  it('serves sequential commands with the same worker, and keeps only a few idle after a burst', async () => {
+    // A fork per exec costs milliseconds under gVisor: back-to-back commands are served by the idle workers
+    // already there (at most 4 after the burst of the test before), not a new one each.
+    const parents = new Set<string>();
+    for (let i = 0; i < 8; i++) parents.add((await shell(runtime, spec.id, 'echo $PPID')).out);
+    expect(parents.size).toBeLessThanOrEqual(4);
+    await Promise.all(Array.from({ length: 10 }, () => shell(runtime, spec.id, 'sleep 0.3')));
+    // The parent agent, at most 4 idle workers, and the worker running this command.
+    const agents = await shell(runtime, spec.id, 'grep -l "^/[.]paddock/agent" /proc/[0-9]*/cmdline | wc -l');
+    expect(Number(agents.out)).toBeGreaterThanOrEqual(2);
+    expect(Number(agents.out)).toBeLessThanOrEqual(6);
+  });
+
   it('passes large stdin and output through intact', async () => {
     const input = Buffer.alloc(3 * 1024 * 1024 + 17, 'abcdefgh');
     const result = await runtime.exec(spec.id, { command: 'sha256sum | cut -c1-16; head -c 2000000 /dev/zero | wc -c', stdin: input, timeoutMs: 30_000, maxOutputBytes: 4096 });
