@@ -116,6 +116,10 @@ export class GvisorDriver implements OciDriver {
     await this.cli.resume(id);
   }
 
+  remove(id: string): Promise<void> {
+    return this.cli.remove(id);
+  }
+
   async status(id: string): Promise<ContainerStatus | null> {
     const state = await this.cli.state(id);
     if (!state) return null;

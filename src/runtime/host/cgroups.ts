@@ -91,6 +91,34 @@ export async function setCgroupFrozen(cgroupsPath: string, frozen: boolean): Pro
   throw new Error(`cgroup ${cgroupsPath} did not become ${frozen ? 'frozen' : 'thawed'}`);
 }
 
+/**
+ * SIGKILLs every process in the cgroup and waits until none is left; false when the cgroup does not exist.
+ * Killing a PID namespace's init takes the rest with it; the loop also catches anything forked meanwhile.
+ */
+export async function killCgroupProcesses(cgroupsPath: string, timeoutMs = 5000): Promise<boolean> {
+  const procsFile = (await cgroupVersion()) === 2 ? path.join(cgroupRoot, cgroupsPath, 'cgroup.procs') : path.join(cgroupRoot, 'pids', cgroupsPath, 'cgroup.procs');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let pids: number[];
+    try {
+      pids = (await readFile(procsFile, 'utf8')).split('\n').filter(Boolean).map(Number);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    if (pids.length === 0) return true;
+    if (Date.now() > deadline) throw new Error(`processes of ${cgroupsPath} still running after SIGKILL: ${pids.slice(0, 5).join(', ')}`);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
 export interface CgroupLimits {
   cpus: number;
   memoryBytes: number;

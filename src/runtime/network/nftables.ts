@@ -3,6 +3,7 @@
 // sandbox bridge, so the host's other traffic and other tables are never touched.
 import { run } from './command.js';
 import type { NetworkConfig } from './options.js';
+import type { NetworkMode } from '../runtime.js';
 import type { SandboxNames } from './names.js';
 
 export async function applyRuleset(ruleset: string): Promise<void> {
@@ -163,6 +164,17 @@ export interface Removal {
 }
 
 /** Deletes the per-sandbox objects that exist in `state` for the given hashes and addresses. */
+/** Exactly what `sandboxRuleset` added for this lease; fails as a whole (changing nothing) if any of it is missing. */
+export function leaseRemovalRuleset(config: NetworkConfig, names: SandboxNames, lease: { ip: string; mode: NetworkMode }): string {
+  const inet = `inet ${config.tableName}`;
+  const lines = [
+    `delete element bridge ${config.tableName} ports { "${names.hostVeth}" . ${lease.ip} }`,
+    `delete element ${inet} egress { ${lease.ip} }`,
+  ];
+  if (lease.mode === 'allowlist') lines.push(`flush chain ${inet} ${names.allowChain}`, `delete chain ${inet} ${names.allowChain}`, `delete set ${inet} ${names.allowSet}`);
+  return lines.join('\n') + '\n';
+}
+
 export function removalRuleset(config: NetworkConfig, state: TableState, removal: Removal): string {
   const inet = `inet ${config.tableName}`;
   const lines: string[] = [];

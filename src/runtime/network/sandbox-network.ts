@@ -8,16 +8,8 @@ import { DnsRefresher } from './dns-refresher.js';
 import { ensureIptablesForwarding } from './host-firewall.js';
 import { IpAllocator } from './ip-allocator.js';
 import { hashInName, idHash, sandboxNames, type SandboxNames } from './names.js';
-import {
-  connectNamespace,
-  createNamespace,
-  deleteLink,
-  deleteNamespace,
-  listLinks,
-  listNamespaces,
-  pathExists,
-} from './netns.js';
-import { allowSetRuleset, applyRuleset, baseRuleset, readTableState, removalRuleset, sandboxRuleset } from './nftables.js';
+import { createConnectedNamespace, createIsolatedNamespace, deleteConnection, deleteLink, listLinks, listNamespaces, pathExists } from './netns.js';
+import { allowSetRuleset, applyRuleset, baseRuleset, leaseRemovalRuleset, readTableState, removalRuleset, sandboxRuleset } from './nftables.js';
 import { type NetworkConfig, type NetworkOptions, resolveNetworkOptions } from './options.js';
 
 export interface SandboxNetwork {
@@ -84,10 +76,12 @@ class LinuxSandboxNetwork implements SandboxNetwork {
       // A retried or repeated attach starts from a clean slate (keeping the address).
       if (allocator.get(id) || (await pathExists(names.netnsPath))) await this.removeTraces(id, names, mode === 'none');
       try {
-        await createNamespace(names, { disableIpv6: mode !== 'none' });
-        if (mode === 'none') return { netnsPath: names.netnsPath, ip: null };
+        if (mode === 'none') {
+          await createIsolatedNamespace(names);
+          return { netnsPath: names.netnsPath, ip: null };
+        }
         const lease = await allocator.allocate(id, mode, allowlist);
-        await connectNamespace(config, names, lease.ip, mtu);
+        await createConnectedNamespace(config, names, lease.ip, mtu);
         const allowed = mode === 'allowlist' ? await refresher.register({ id, ...parsed }) : [];
         await applyRuleset(sandboxRuleset(config, { names, ip: lease.ip, mode, allowed }));
         return { netnsPath: names.netnsPath, ip: lease.ip };
@@ -132,13 +126,14 @@ class LinuxSandboxNetwork implements SandboxNetwork {
     const { config, allocator, refresher } = this.ready();
     refresher.unregister(id);
     const lease = allocator.get(id);
-    const removal = removalRuleset(config, await readTableState(config), {
-      hashes: [names.hash],
-      addresses: lease ? [lease.ip] : [],
-    });
-    if (removal) await applyRuleset(removal);
-    await deleteLink(names.hostVeth);
-    await deleteNamespace(names);
+    // What attach added for this lease, removed without reading the tables first; when that fails (an
+    // attach cut short left part of it), what the tables hold of this sandbox.
+    const removed = lease ? await applyRuleset(leaseRemovalRuleset(config, names, lease)).then(() => true, () => false) : false;
+    if (!removed) {
+      const removal = removalRuleset(config, await readTableState(config), { hashes: [names.hash], addresses: lease ? [lease.ip] : [] });
+      if (removal) await applyRuleset(removal);
+    }
+    await deleteConnection(names);
     if (releaseLease) await allocator.release(id);
   }
 

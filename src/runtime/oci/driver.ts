@@ -41,6 +41,8 @@ export interface OciDriver {
   checkpoint?(id: string, imageDir: string): Promise<void>;
   restore?(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void>;
   prepareExec(id: string, sandboxDir: string, process: ExecProcessSpec): PreparedExec;
+  /** Kills and deletes the container and its runtime state; idempotent. */
+  remove(id: string, cgroupsPath: string): Promise<void>;
   /** pause, resume, remove, list: the same command line for both runtimes. */
   readonly cli: RuntimeCli;
   status(id: string): Promise<ContainerStatus | null>;

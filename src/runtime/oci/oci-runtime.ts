@@ -404,7 +404,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.portReader.forget(id);
     // A frozen sandbox cannot answer the runtime's kill (gVisor's sandbox process would hang the delete).
     await setCgroupFrozen(sandboxCgroupsPath(id), false).catch(() => {});
-    await this.driver.cli.remove(id);
+    await this.driver.remove(id, sandboxCgroupsPath(id));
     await removeSandboxRootfs(this.paths(id));
     await this.options.network.detach(id);
     await removeCgroups(sandboxCgroupsPath(id));

@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { runDetached } from '../host/command.js';
+import { killCgroupProcesses } from '../host/cgroups.js';
+import { CommandFailed, run, runDetached } from '../host/command.js';
 import { descendantPids, killPids } from '../host/process-tree.js';
 import { hostInitBinary } from '../oci/bundle.js';
 import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
@@ -62,6 +63,21 @@ export class RuncDriver implements OciDriver {
 
   thaw(id: string): Promise<void> {
     return this.cli.resume(id);
+  }
+
+  /**
+   * The processes are killed through the cgroup, then the stopped container deleted: `runc delete --force`
+   * sleeps 100 ms after its own kill before it looks again. Anything unexpected falls back to that.
+   */
+  async remove(id: string, cgroupsPath: string): Promise<void> {
+    try {
+      if (!(await killCgroupProcesses(cgroupsPath))) return this.cli.remove(id);
+      await run(binary, [...this.cli.globalArgs, 'delete', id], { timeoutMs: 60_000 });
+      return;
+    } catch (error) {
+      if (error instanceof CommandFailed && /does not exist/.test(error.stderr)) return;
+    }
+    await this.cli.remove(id);
   }
 
   async status(id: string): Promise<ContainerStatus | null> {

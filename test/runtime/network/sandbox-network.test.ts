@@ -249,6 +249,17 @@ describe('lifecycle', () => {
     expect(await readdir(join(stateDir, 'network', 'leases'))).toEqual([]);
   });
 
+  it('detach removes what is left when part of the sandbox rules is already gone', async () => {
+    // Detach removes exactly what attach added in one transaction; when that fails, it reads the tables.
+    const { ip } = await network.attach('sbx_partial', 'full', []);
+    await nft('delete', 'element', 'inet', TEST_NET.tableName, 'egress', `{ ${ip} }`);
+    await network.detach('sbx_partial');
+    const tables = (await nft('list', 'table', 'inet', TEST_NET.tableName)) + (await nft('list', 'table', 'bridge', TEST_NET.tableName));
+    expect(tables).not.toContain(`${ip} `);
+    expect((await runCommand('ip', ['netns', 'list'])).stdout).not.toContain('sbx_partial');
+    expect(await readdir(join(stateDir, 'network', 'leases'))).toEqual([]);
+  });
+
   it('gives 50 concurrent attaches distinct addresses', async () => {
     const ids = Array.from({ length: 50 }, (_, index) => `sbx_concurrent_${index}`);
     try {
