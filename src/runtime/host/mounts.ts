@@ -38,11 +38,19 @@ export async function isMountPoint(path: string): Promise<boolean> {
 }
 
 /**
- * Unmounts `target` and everything below it; a busy mount is detached lazily rather than left behind.
- * A point that another caller unmounted meanwhile (two destroys of one sandbox racing) counts as done.
+ * Unmounts each target and everything below it, in the order given (an overlay before the disk holding
+ * its upper dir), with one `umount` process when all goes well. A busy mount is detached lazily rather
+ * than left behind; a point that another caller unmounted meanwhile (two destroys racing) counts as done.
  */
-export async function unmount(target: string): Promise<void> {
-  for (const point of await mountPointsUnder(target)) {
+export async function unmount(...targets: string[]): Promise<void> {
+  const points: string[] = [];
+  for (const target of targets) {
+    for (const point of await mountPointsUnder(target)) if (!points.includes(point)) points.push(point);
+  }
+  if (points.length === 0) return;
+  if (await run('umount', points).then(() => true, () => false)) return;
+  for (const point of points) {
+    if (!(await isMountPoint(point))) continue;
     try {
       await run('umount', [point]);
     } catch {

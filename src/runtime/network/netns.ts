@@ -31,8 +31,7 @@ export async function createIsolatedNamespace(names: SandboxNames): Promise<void
 /**
  * A namespace plugged into the bridge: `eth0` inside with the sandbox address, an isolated port outside.
  * IPv6 is disabled on both ends (so link-local IPv6 cannot become a way around the IPv4 rules) before
- * either is up. Four processes: every `ip` step that can share a batch does (a process spawn is most of
- * the cost of each step).
+ * either is up. Three processes: the steps share batches, as a process spawn is most of each step's cost.
  */
 export async function createConnectedNamespace(config: NetworkConfig, names: SandboxNames, ip: string, mtu: number): Promise<void> {
   const create = (await pathExists(names.netnsPath)) ? [] : [`netns add ${names.netns}`];
@@ -40,11 +39,13 @@ export async function createConnectedNamespace(config: NetworkConfig, names: San
     ...create,
     `link add ${names.hostVeth} mtu ${mtu} type veth peer name eth0 mtu ${mtu} netns ${names.netns}`,
   ]);
-  await Promise.all([
-    writeSysctl(`/proc/sys/net/ipv6/conf/${names.hostVeth}/disable_ipv6`, '1', true),
-    // `all` also turns it off on the eth0 that already exists in there.
-    run('nsenter', [`--net=${names.netnsPath}`, '--', 'sysctl', '-q', '-w', 'net.ipv6.conf.all.disable_ipv6=1', 'net.ipv6.conf.default.disable_ipv6=1']),
-  ]);
+  await writeSysctl(`/proc/sys/net/ipv6/conf/${names.hostVeth}/disable_ipv6`, '1', true);
+  const inside = [
+    'link set lo up',
+    `addr add ${ip}/${config.prefixLength} dev eth0`,
+    'link set eth0 up',
+    `route add default via ${config.gateway} dev eth0`,
+  ];
   await Promise.all([
     ipBatch([
       `link set ${names.hostVeth} master ${config.bridgeName}`,
@@ -52,12 +53,10 @@ export async function createConnectedNamespace(config: NetworkConfig, names: San
       `link set ${names.hostVeth} type bridge_slave isolated on`,
       `link set ${names.hostVeth} up`,
     ]),
-    ipBatch([
-      'link set lo up',
-      `addr add ${ip}/${config.prefixLength} dev eth0`,
-      'link set eth0 up',
-      `route add default via ${config.gateway} dev eth0`,
-    ], names.netns),
+    // Inside the namespace, /proc/sys/net is the namespace's own; `all` also covers the eth0 already there.
+    run('nsenter', [`--net=${names.netnsPath}`, '--', 'sh', '-c',
+      'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 && exec ip -batch -'],
+    { input: inside.join('\n') + '\n' }),
   ]);
 }
 

@@ -29,8 +29,6 @@ export async function createSandboxRootfs(options: RootfsOptions): Promise<void>
 
 /** Unmounts the overlay, then the disk, then removes every file of the sandbox. Idempotent. */
 export async function removeSandboxRootfs(paths: SandboxPaths): Promise<void> {
-  await unmount(paths.rootfs);
-  await unmount(paths.diskMount);
-  await unmount(paths.dir);
+  await unmount(paths.rootfs, paths.diskMount, paths.dir);
   await rm(paths.dir, { recursive: true, force: true });
 }
