@@ -23,9 +23,12 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   input?: string | Buffer;
+  /** Runs the command under `nice -n` this: background work nobody is waiting on yields the CPU to requests. */
+  niceness?: number;
 }
 
-export function run(file: string, args: readonly string[], options: RunOptions = {}): Promise<CommandOutput> {
+export function run(program: string, programArgs: readonly string[], options: RunOptions = {}): Promise<CommandOutput> {
+  const [file, args] = options.niceness ? ['nice', ['-n', String(options.niceness), program, ...programArgs]] : [program, programArgs];
   const execOptions: ExecFileOptions = {
     cwd: options.cwd,
     env: options.env,

@@ -13,7 +13,7 @@ import { createSandboxRootfs, removeSandboxRootfs } from '../rootfs/sandbox-root
 import { writeFileInRootfs } from '../rootfs/confined-write.js';
 import { diskUsedBytes } from '../rootfs/disk.js';
 import { DiskPool } from '../rootfs/disk-pool.js';
-import { compressTar, replaceUpperDir, tarUpperDir } from '../rootfs/upper-archive.js';
+import { backgroundNiceness, compressTar, replaceUpperDir, tarUpperDir } from '../rootfs/upper-archive.js';
 import { findTemplate, howToMakeReady } from '../templates/catalog.js';
 import { templateLowerDirs } from '../templates/template-store.js';
 import { SandboxAlreadyExists, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../errors.js';
@@ -273,7 +273,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
     // The image is complete and the sandbox has stopped using CPU and memory; removing the stopped
     // container waits until the host reaps its process (over a second here), so that happens afterwards,
     // and only from the next turn of the event loop: its first spawn would otherwise delay the pause's answer.
-    const removal = new Promise((resolve) => setImmediate(resolve)).then(() => this.removeContainer(record));
+    const removal = new Promise((resolve) => setImmediate(resolve)).then(() => this.removeContainer(record, { background: true }));
     this.checkpointRemovals.set(record.id, removal.then(() => true, () => false));
     return true;
   }
@@ -285,8 +285,8 @@ export class OciSandboxRuntime implements SandboxRuntime {
     this.checkpointRemovals.delete(record.id);
   }
 
-  private async removeContainer(record: SandboxRecord): Promise<void> {
-    await this.driver.cli.remove(record.id);
+  private async removeContainer(record: SandboxRecord, options: { background?: boolean } = {}): Promise<void> {
+    await this.driver.cli.remove(record.id, options.background ? backgroundNiceness : undefined);
     await removeCgroups(record.cgroupsPath);
   }
 
@@ -311,7 +311,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
     const started = performance.now();
     if (!frozenAlready) await this.driver.freeze(id, record.cgroupsPath);
     try {
-      await tarUpperDir(this.paths(id).upperDir, tarFile);
+      await tarUpperDir(this.paths(id).upperDir, tarFile, frozenAlready);
     } catch (error) {
       await rm(tarFile, { force: true });
       throw error;

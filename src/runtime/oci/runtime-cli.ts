@@ -59,11 +59,11 @@ export class RuntimeCli {
     await run(this.binary, [...this.globalArgs, 'resume', id]);
   }
 
-  /** Kills and deletes the container and its runtime state; idempotent. */
-  async remove(id: string): Promise<void> {
+  /** Kills and deletes the container and its runtime state; idempotent. `niceness` for removals nothing waits on. */
+  async remove(id: string, niceness?: number): Promise<void> {
     const state = await this.state(id);
     if (!state) return;
     if (state.status === 'paused') await this.resume(id).catch(() => {});
-    await run(this.binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000 });
+    await run(this.binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000, niceness });
   }
 }

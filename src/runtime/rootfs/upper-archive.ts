@@ -8,14 +8,21 @@ import { run } from '../host/command.js';
 
 const xattrArgs = ['--xattrs', '--xattrs-include=trusted.overlay.*', '--xattrs-include=user.*'];
 
-/** An uncompressed tar of `upperDir`: a straight copy, so the sandbox is frozen for as short a time as possible. */
-export async function tarUpperDir(upperDir: string, tarFile: string): Promise<void> {
-  await run('tar', ['--create', '--file', tarFile, '--directory', upperDir, '--numeric-owner', '--sparse', ...xattrArgs, '.'], { timeoutMs: 30 * 60_000 });
+/** Niceness of archive work nothing waits on: the copy of a paused sandbox, every compression. */
+export const backgroundNiceness = 10;
+
+/**
+ * An uncompressed tar of `upperDir`: a straight copy, so the sandbox is frozen for as short a time as
+ * possible. `background`: the sandbox stays paused anyway, so the copy yields the CPU to requests.
+ */
+export async function tarUpperDir(upperDir: string, tarFile: string, background = false): Promise<void> {
+  await run('tar', ['--create', '--file', tarFile, '--directory', upperDir, '--numeric-owner', '--sparse', ...xattrArgs, '.'],
+    { timeoutMs: 30 * 60_000, niceness: background ? backgroundNiceness : undefined });
 }
 
 /** Compresses `tarFile` to `archiveFile` (`.tar.gz`) and removes `tarFile`; the archive's size in bytes. */
 export async function compressTar(tarFile: string, archiveFile: string): Promise<number> {
-  await run('sh', ['-c', 'gzip -1 -c -- "$1" > "$2"', 'compress', tarFile, archiveFile], { timeoutMs: 30 * 60_000 });
+  await run('sh', ['-c', 'gzip -1 -c -- "$1" > "$2"', 'compress', tarFile, archiveFile], { timeoutMs: 30 * 60_000, niceness: backgroundNiceness });
   await rm(tarFile, { force: true });
   return (await stat(archiveFile)).size;
 }
