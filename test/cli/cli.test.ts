@@ -1,11 +1,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../helpers/backends.js';
 import { runCli, startServe, type Served } from '../helpers/cli.js';
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-cli-'));
+const made: string[] = [];
+const tmp = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-cli-'));
+  made.push(dir);
+  return dir;
+};
+// Every server these tests start is stopped by then; its data dir holds only the database.
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('paddock serve', () => {
   let served: Served | null = null;
