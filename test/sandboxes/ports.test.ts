@@ -99,4 +99,15 @@ describe.each(COMBOS)('ports on %s with %s', (runtime, backend) => {
     expect((await t.request('POST', `/v1/sandboxes/${sandboxId}/ports/8002/protect`, { token: other, body: { password: 'stolen-password' } })).status).toBe(404);
     expect((await t.request('DELETE', `/v1/sandboxes/${sandboxId}/ports/8002/protect`, { token: other })).status).toBe(404);
   });
+
+  it('does not scan a sandbox without a network: nothing can reach its ports', async () => {
+    const isolated = await t.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-311', network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 } });
+    expect(isolated.status).toBe(201);
+    const id = isolated.body.id;
+    await t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: `nohup python3 -m http.server 8003 >/dev/null 2>&1 & ${untilListening(8003)}` } });
+    // Two scan passes (every 2 s), during which the networked sandbox's server above is still seen.
+    await sleep(4500);
+    expect((await t.request('GET', `/v1/sandboxes/${id}/ports`, { token: key })).body).toEqual([]);
+    await t.request('DELETE', `/v1/sandboxes/${id}`, { token: key });
+  });
 });

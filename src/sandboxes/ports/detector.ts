@@ -97,7 +97,10 @@ export class PortDetector {
       if (!listed.has(row.sandbox_id)) listed.set(row.sandbox_id, new Set());
       listed.get(row.sandbox_id)!.add(row.port);
     }
-    await Promise.all(running.map((sandbox) => this.scanSandbox(sandbox.id, sandbox.ip, listed.get(sandbox.id) ?? new Set(), now)));
+    // Nothing outside a `none` sandbox can reach its ports, and on gVisor reading them is an exec inside it
+    // every pass (its memory checkpoint grew with each one).
+    const reachable = running.filter((sandbox) => sandbox.network_mode !== 'none');
+    await Promise.all(reachable.map((sandbox) => this.scanSandbox(sandbox.id, sandbox.ip, listed.get(sandbox.id) ?? new Set(), now)));
 
     // Ports of sandboxes that stopped running (paused, failed, destroyed) are no longer listening.
     const runningIds = new Set(running.map((s) => s.id));

@@ -6,7 +6,7 @@ export type PortRow = Selectable<SandboxPortsTable>;
 
 /** This host's running sandboxes: the ones its runtime can scan and its proxy can reach. */
 export function runningSandboxes(db: Kysely<Database>, hostId: string) {
-  return db.selectFrom('sandboxes').select(['id', 'account_id', 'ip']).where('host_id', '=', hostId).where('status', '=', 'running').execute();
+  return db.selectFrom('sandboxes').select(['id', 'account_id', 'ip', 'network_mode']).where('host_id', '=', hostId).where('status', '=', 'running').execute();
 }
 
 /** Ports of this host's sandboxes. */
