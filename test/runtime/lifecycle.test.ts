@@ -77,6 +77,19 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: lifecycle', (driver) => 
     expect(await traces(driver, testDataDir, spec.id, 'pdktest-')).toEqual([]);
   });
 
+  it('pauses a sandbox the moment it is created, and resumes it', async () => {
+    // Right after a create runc's init may still be exec'ing the first process; a freeze caught there never finishes.
+    for (let round = 0; round < 3; round++) {
+      const spec = testSpec();
+      await runtime.create(spec);
+      await runtime.pause(spec.id);
+      expect(await runtime.state(spec.id)).toBe('paused');
+      await runtime.resume(spec.id);
+      expect((await shell(runtime, spec.id, 'echo ok')).out).toBe('ok\n');
+      await runtime.destroy(spec.id);
+    }
+  });
+
   it('destroys a paused sandbox', async () => {
     const spec = testSpec();
     await runtime.create(spec);

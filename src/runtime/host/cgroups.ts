@@ -75,13 +75,14 @@ export async function cgroupChildren(parentPath: string): Promise<string[]> {
  * Freezes or thaws every process of a cgroup (v1 freezer, v2 cgroup.freeze) and waits until the kernel says so.
  * The control files are read and written synchronously: the kernel answers in microseconds, while a trip
  * through libuv's thread pool costs milliseconds on a busy host, and pause and resume wait on it.
+ * Throws when that takes longer than about `timeoutMs`.
  */
-export async function setCgroupFrozen(cgroupsPath: string, frozen: boolean): Promise<void> {
+export async function setCgroupFrozen(cgroupsPath: string, frozen: boolean, timeoutMs = 1000): Promise<void> {
   const v2 = (await cgroupVersion()) === 2;
   const file = v2 ? path.join(cgroupRoot, cgroupsPath, 'cgroup.freeze') : path.join(cgroupRoot, 'freezer', cgroupsPath, 'freezer.state');
   writeFileSync(file, v2 ? (frozen ? '1' : '0') : frozen ? 'FROZEN' : 'THAWED');
   // v1 reports FREEZING until every task has stopped; v2 reports `frozen 1` in cgroup.events.
-  for (let attempt = 0; attempt < 500; attempt++) {
+  for (let attempt = 0; attempt <= timeoutMs / 2; attempt++) {
     const state = v2
       ? /frozen (\d)/.exec(readFileSync(path.join(cgroupRoot, cgroupsPath, 'cgroup.events'), 'utf8'))?.[1] === '1'
       : readFileSync(file, 'utf8').trim() === 'FROZEN';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { killCgroupProcesses } from '../host/cgroups.js';
+import { killCgroupProcesses, setCgroupFrozen } from '../host/cgroups.js';
 import { CommandFailed, run, runDetached } from '../host/command.js';
 import { descendantPids, killPids } from '../host/process-tree.js';
 import { hostInitBinary } from '../oci/bundle.js';
@@ -10,6 +10,7 @@ import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '
 import { envFlags, RuntimeCli } from '../oci/runtime-cli.js';
 
 const binary = 'runc';
+const freezeAttempts = 5;
 
 export class RuncDriver implements OciDriver {
   readonly name = 'runc' as const;
@@ -56,13 +57,27 @@ export class RuncDriver implements OciDriver {
     return false;
   }
 
-  /** runc's pause is the cgroup freezer. */
-  freeze(id: string): Promise<void> {
-    return this.cli.pause(id);
+  /**
+   * runc's pause is the cgroup freezer, and `runc state` reads the freezer to report `paused`: writing it
+   * directly does what `runc pause` does without starting runc (~10 ms). Right after a create, runc's
+   * init may still be exec'ing the sandbox's first process, and a freeze caught in that exec never
+   * completes (cgroup v1 stays FREEZING; `runc pause` then retries forever): thaw, let it finish, try again.
+   */
+  async freeze(id: string, cgroupsPath: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await setCgroupFrozen(cgroupsPath, true, 200);
+        return;
+      } catch (error) {
+        await setCgroupFrozen(cgroupsPath, false).catch(() => {});
+        if (attempt === freezeAttempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
   }
 
-  thaw(id: string): Promise<void> {
-    return this.cli.resume(id);
+  thaw(_id: string, cgroupsPath: string): Promise<void> {
+    return setCgroupFrozen(cgroupsPath, false);
   }
 
   /**
