@@ -163,7 +163,6 @@ export interface Removal {
   addresses: string[];
 }
 
-/** Deletes the per-sandbox objects that exist in `state` for the given hashes and addresses. */
 /** Exactly what `sandboxRuleset` added for this lease; fails as a whole (changing nothing) if any of it is missing. */
 export function leaseRemovalRuleset(config: NetworkConfig, names: SandboxNames, lease: { ip: string; mode: NetworkMode }): string {
   const inet = `inet ${config.tableName}`;
@@ -175,6 +174,7 @@ export function leaseRemovalRuleset(config: NetworkConfig, names: SandboxNames, 
   return lines.join('\n') + '\n';
 }
 
+/** Deletes the per-sandbox objects that exist in `state` for the given hashes and addresses. */
 export function removalRuleset(config: NetworkConfig, state: TableState, removal: Removal): string {
   const inet = `inet ${config.tableName}`;
   const lines: string[] = [];

@@ -63,7 +63,7 @@ export class RuncDriver implements OciDriver {
    * init may still be exec'ing the sandbox's first process, and a freeze caught in that exec never
    * completes (cgroup v1 stays FREEZING; `runc pause` then retries forever): thaw, let it finish, try again.
    */
-  async freeze(id: string, cgroupsPath: string): Promise<void> {
+  async freeze(_id: string, cgroupsPath: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await setCgroupFrozen(cgroupsPath, true, 200);
