@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { markListening } from '../../src/sandboxes/ports/store.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));
@@ -105,6 +106,8 @@ describe.each(COMBOS)('ports on %s with %s', (runtime, backend) => {
     expect(isolated.status).toBe(201);
     const id = isolated.body.id;
     await t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: `nohup python3 -m http.server 8003 >/dev/null 2>&1 & ${untilListening(8003)}` } });
+    // A port recorded earlier (a server from before `none` sandboxes stopped being scanned) is dropped too.
+    await markListening(t.storage.db, id, 8004, 'http', new Date().toISOString());
     // Two scan passes (every 2 s), during which the networked sandbox's server above is still seen.
     await sleep(4500);
     expect((await t.request('GET', `/v1/sandboxes/${id}/ports`, { token: key })).body).toEqual([]);

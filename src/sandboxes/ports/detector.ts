@@ -101,6 +101,11 @@ export class PortDetector {
     // every pass (its memory checkpoint grew with each one).
     const reachable = running.filter((sandbox) => sandbox.network_mode !== 'none');
     await Promise.all(reachable.map((sandbox) => this.scanSandbox(sandbox.id, sandbox.ip, listed.get(sandbox.id) ?? new Set(), now)));
+    // A port recorded for such a sandbox before it stopped being scanned is not reachable either.
+    for (const sandbox of running) {
+      if (sandbox.network_mode !== 'none') continue;
+      for (const port of listed.get(sandbox.id) ?? []) await store.markStopped(this.db, sandbox.id, port, now);
+    }
 
     // Ports of sandboxes that stopped running (paused, failed, destroyed) are no longer listening.
     const runningIds = new Set(running.map((s) => s.id));
