@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 export default function setup(): () => void {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
   execFileSync('bash', ['scripts/build-agent.sh'], { stdio: 'inherit' });
+  execFileSync('bash', ['scripts/build-relay.sh'], { stdio: 'inherit' });
   return removeProfileNetworks;
 }
 

@@ -44,6 +44,22 @@ export class Limiter {
     }
   }
 
+  /**
+   * Up to `wanted` points at once, for a caller that spends them later in the window (a batch of
+   * requests): what the window had left is taken, never more. `expiresAt` (epoch ms) ends the window.
+   */
+  async take(key: string, wanted: number): Promise<{ granted: number; expiresAt: number }> {
+    try {
+      const res = await this.limiter.consume(key, wanted);
+      return { granted: wanted, expiresAt: Date.now() + res.msBeforeNext };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const over = Math.min(wanted, rejection.consumedPoints - this.points);
+      if (over > 0) await this.limiter.reward(key, over);
+      return { granted: wanted - Math.max(0, over), expiresAt: Date.now() + rejection.msBeforeNext };
+    }
+  }
+
   /** How many points `key` has used in the current window, without consuming one. */
   async used(key: string): Promise<{ consumed: number; retryAfterSeconds: number }> {
     const res = await this.limiter.get(key);

@@ -141,6 +141,8 @@ export interface SandboxRuntime {
   /** Cheap enough to call every few seconds per sandbox: whether its processes are still there. */
   state(id: string): Promise<SandboxState>;
   listeningPorts(id: string): Promise<ListeningPort[]>;
+  /** The network namespace (a path) a process joins to reach the sandbox's ports the way it does; null when its network stack is its own. */
+  networkNamespace(id: string): Promise<string | null>;
   usage(id: string): Promise<SandboxUsage>;
   destroy(id: string): Promise<void>;
   /** After a restart: re-attach the known sandboxes, report the dead, clean everything else. */

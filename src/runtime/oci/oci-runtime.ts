@@ -366,6 +366,11 @@ export class OciSandboxRuntime implements SandboxRuntime {
     return this.portReader.read(id, pid);
   }
 
+  async networkNamespace(id: string): Promise<string | null> {
+    const record = await this.record(id);
+    return record.netnsPath && !this.driver.ownNetworkStack(record.networkMode) ? record.netnsPath : null;
+  }
+
   /** gVisor's netstack (a `none` sandbox) shows its sockets only in the sandbox's own /proc. */
   private async listeningPortsInside(id: string): Promise<ListeningPort[]> {
     const result = await this.exec(id, { command: 'cat /proc/net/tcp; echo =; cat /proc/net/tcp6', timeoutMs: 5000, maxOutputBytes: 1024 * 1024 });

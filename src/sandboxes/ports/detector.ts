@@ -38,6 +38,7 @@ export class PortDetector {
   private timer: NodeJS.Timeout | null = null;
   private current: Promise<void> | null = null;
   private stopped = true;
+  private readonly changeListeners: Array<() => void> = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -71,6 +72,16 @@ export class PortDetector {
     this.passwordChanges.set(`${sandboxId}:${port}`, { sandboxId, port, passwordHash });
     const live = this.ports.get(sandboxId)?.get(port);
     if (live) live.passwordHash = passwordHash;
+    this.changed();
+  }
+
+  /** `listener` runs after every change of the view: a scan's reload, a password. */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   private schedule(delayMs: number): void {
@@ -150,5 +161,6 @@ export class PortDetector {
     }
     this.sandboxes = sandboxes;
     this.ports = ports;
+    this.changed();
   }
 }

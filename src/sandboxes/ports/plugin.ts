@@ -41,6 +41,7 @@ export async function registerPortsAndPreviews(app: FastifyInstance, { config, d
     detector,
     protection: new PreviewProtection(Buffer.from(secret, 'base64'), failures, config.previewScheme === 'https'),
     requests,
+    runtime,
     sandboxStatus: (id) => store.sandboxStatus(db, id),
     recordActivity: (id) => sandboxes.recordActivity(id),
     log: app.log,

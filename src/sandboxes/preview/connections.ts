@@ -78,7 +78,8 @@ export class PreviewConnections {
       return true;
     }
     socket.pause();
-    void this.proxy.relayConnection(socket, head, buffered, target, (client, leftover) => this.readFirstHead(client, leftover.length ? leftover : null));
+    // A request the relay could not carry as the first goes to Node's server, so it is not sent back and forth.
+    void this.proxy.relayConnection(socket, head, buffered, target, (client, leftover, first) => (first ? this.toNode(client, leftover) : this.readFirstHead(client, leftover.length ? leftover : null)));
     return true;
   }
 

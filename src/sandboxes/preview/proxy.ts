@@ -8,12 +8,13 @@ import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Limiter } from '../../core/rate-limit.js';
+import type { SandboxRuntime } from '../../runtime/runtime.js';
 import type { LivePort, PortDetector } from '../ports/detector.js';
 import { requestHeaders, responseHeaders } from './headers.js';
 import type { PreviewHosts, PreviewTarget } from './host.js';
 import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
 import { basicAuthPassword, type PreviewProtection } from './protection.js';
-import { PreviewRelay } from './relay.js';
+import { RelayProcess, type RelayGroup } from './relay-process.js';
 import type { RequestHead } from './request-head.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;
@@ -25,6 +26,8 @@ export interface PreviewProxyOptions {
   protection: PreviewProtection;
   /** Requests per port per minute. */
   requests: Limiter;
+  /** Where the relay connects to a sandbox from (its network namespace). */
+  runtime: Pick<SandboxRuntime, 'networkNamespace'>;
   /** Status of a sandbox the detector does not see running, or null when there is no such sandbox. */
   sandboxStatus(id: string): Promise<string | null>;
   recordActivity(id: string): Promise<void>;
@@ -47,7 +50,11 @@ interface AdmissionRequest {
 
 type Admission = { kind: 'proxy'; ip: string; live: LivePort } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
 
-const NOT_ADMITTED = Promise.resolve(false);
+const UNAVAILABLE: Refusal = { status: 500, html: errorPage('Preview unavailable', 'Paddock could not serve this preview. Try again.') };
+
+/** A relayed group asks for this share of a port's per-minute limit at a time (at most MAX_GRANT). */
+const GRANT_SHARE = 16;
+const MAX_GRANT = 256;
 
 const refuse = (status: number, title: string, message: string, headers?: Record<string, string>): Admission => ({ kind: 'refuse', refusal: { status, html: errorPage(title, message), headers } });
 
@@ -56,8 +63,37 @@ export class PreviewProxy {
   private readonly lastActivity = new Map<string, number>();
   /** Client connections with a proxied exchange in flight (streams, WebSockets), cut at shutdown. */
   private readonly open = new Set<Duplex>();
+  private readonly relay: RelayProcess;
+  /** Connections in the relay process: where one goes when it comes back. */
+  private readonly relayed = new Map<net.Socket, { target: PreviewTarget; handBack(leftover: Buffer, first: boolean): void }>();
+  private readonly revoked = new WeakSet<RelayGroup>();
+  private readonly namespaces = new Map<string, string>();
 
-  constructor(private readonly options: PreviewProxyOptions) {}
+  constructor(private readonly options: PreviewProxyOptions) {
+    this.relay = new RelayProcess({
+      grant: (group) => this.grant(group),
+      onActivity: (group) => this.noteActivity(group.sandboxId),
+      onUnreachable: (client) => {
+        const target = this.relayed.get(client)?.target;
+        this.relayed.delete(client);
+        if (target) writeRawPage(client, nothingListening(target));
+        client.destroySoon();
+      },
+      handBack: (client, leftover, first) => {
+        const relayed = this.relayed.get(client);
+        this.relayed.delete(client);
+        this.open.delete(client);
+        if (relayed) relayed.handBack(leftover, first);
+        else client.destroy();
+      },
+      onClosed: (client) => {
+        this.relayed.delete(client);
+        client.destroy();
+      },
+      log: options.log,
+    });
+    options.detector.onChange(() => this.revokeChanged());
+  }
 
   async handleRequest(request: IncomingMessage, response: ServerResponse, target: PreviewTarget): Promise<void> {
     const admission = await this.admit(request, target).catch((err) => this.failed(err));
@@ -135,63 +171,81 @@ export class PreviewProxy {
 
   /**
    * Serves a connection whose first request (`head`, the first bytes of `buffered`) names a preview:
-   * a refusal is answered and the connection closed; an admitted one is relayed to the sandbox until
-   * a later request needs deciding afresh, which goes back through `handBack`.
+   * a refusal is answered and the connection closed; an admitted one goes to the relay process until
+   * a later request needs deciding afresh, which comes back through `handBack` (`first` when the relay
+   * could not carry even the admitted request).
    */
-  async relayConnection(client: net.Socket, head: RequestHead, buffered: Buffer, target: PreviewTarget, handBack: (client: net.Socket, leftover: Buffer) => void): Promise<void> {
+  async relayConnection(client: net.Socket, head: RequestHead, buffered: Buffer, target: PreviewTarget, handBack: (client: net.Socket, leftover: Buffer, first: boolean) => void): Promise<void> {
     const onError = () => client.destroy();
     client.on('error', onError);
     const admission = await this.admit(head, target).catch((err) => this.failed(err));
-    if (admission.kind !== 'proxy') {
-      writeRawPage(client, admission.kind === 'refuse' ? admission.refusal : { status: 500, html: errorPage('Preview unavailable', 'Paddock could not serve this preview. Try again.') });
+    const netns = admission.kind === 'proxy' ? await this.networkNamespace(target.sandboxId).catch((err) => void this.failed(err)) : undefined;
+    if (admission.kind !== 'proxy' || netns === undefined) {
+      writeRawPage(client, admission.kind === 'refuse' ? admission.refusal : UNAVAILABLE);
       return void client.destroySoon();
     }
+    if (client.destroyed) return;
     const { ip } = admission;
     // The value, not the LivePort: a new password is written into the same object.
-    const admittedPasswordHash = admission.live.passwordHash;
-    this.track(client, client);
-    const relay = new PreviewRelay(
-      {
-        client,
-        ip,
-        port: target.port,
-        scheme: this.options.hosts.scheme,
-        portIsProtected: admittedPasswordHash !== null,
-        gate: (next) => this.admitOnRelay(next, target, head.headers.host, ip, admittedPasswordHash),
-        onActivity: () => this.noteActivity(target.sandboxId),
-        onUnreachable: () => {
-          writeRawPage(client, nothingListening(target));
-          client.destroySoon();
-        },
-        handBack: (leftover) => {
-          this.open.delete(client);
-          client.removeListener('error', onError);
-          handBack(client, leftover);
-        },
+    const passwordHash = admission.live.passwordHash;
+    const group = this.relayGroup(target, ip, passwordHash);
+    this.relayed.set(client, {
+      target,
+      handBack: (leftover, first) => {
+        client.removeListener('error', onError);
+        handBack(client, leftover, first);
       },
-      buffered,
-    );
-    if (client.destroyed) relay.destroy();
+    });
+    this.track(client, client);
+    this.relay.relay({ client, initial: buffered, group, host: head.headers.host ?? '', port: target.port, netns, scheme: this.options.hosts.scheme, portIsProtected: passwordHash !== null });
   }
 
-  /**
-   * A later request on a relayed connection goes to the sandbox when it names the same preview, the
-   * port still listens with the same password (none, or the one this connection was admitted with)
-   * and the port's rate limit allows it. Anything else is decided afresh by the front door.
-   */
-  private admitOnRelay(head: RequestHead, admitted: PreviewTarget, admittedHost: string | undefined, ip: string, passwordHash: string | null): Promise<boolean> {
-    // The same Host header as the admitted request names the same preview; parsing it again would
-    // ask the server for its port on every request.
-    const target = head.headers.host === admittedHost ? admitted : this.options.hosts.parse(head.headers.host);
-    if (!target || target.label !== admitted.label) return NOT_ADMITTED;
-    if (this.options.detector.sandbox(target.sandboxId)?.ip !== ip) return NOT_ADMITTED;
-    const live = this.options.detector.port(target.sandboxId, target.port);
-    if (!live || live.protocol !== 'http' || live.passwordHash !== passwordHash) return NOT_ADMITTED;
-    return this.options.requests.consume(target.label).then((decision) => decision.allowed);
+  /** The open group for this preview, address and password, or a new one. */
+  private relayGroup(target: PreviewTarget, ip: string, passwordHash: string | null): RelayGroup {
+    for (const group of this.relay.liveGroups()) {
+      if (!this.revoked.has(group) && group.label === target.label && group.ip === ip && group.passwordHash === passwordHash) return group;
+    }
+    return this.relay.newGroup({ label: target.label, sandboxId: target.sandboxId, port: target.port, ip, passwordHash });
+  }
+
+  /** Whether a group's connections may still send requests: its sandbox at the same address, its port listening with the same password. */
+  private stillAdmits(group: RelayGroup): boolean {
+    const { detector } = this.options;
+    if (detector.sandbox(group.sandboxId)?.ip !== group.ip) return false;
+    const live = detector.port(group.sandboxId, group.port);
+    return !!live && live.protocol === 'http' && live.passwordHash === group.passwordHash;
+  }
+
+  /** Rate-limit tokens for a relayed group: a share of the port's window (so a batch wastes little of it), none once its port changed. */
+  private async grant(group: RelayGroup): Promise<{ tokens: number; expiresAt: number }> {
+    if (this.revoked.has(group) || !this.stillAdmits(group)) return { tokens: 0, expiresAt: 0 };
+    const { requests } = this.options;
+    const batch = Math.min(MAX_GRANT, Math.max(1, Math.floor(requests.points / GRANT_SHARE)));
+    const { granted, expiresAt } = await requests.take(group.label, batch);
+    return { tokens: granted, expiresAt };
+  }
+
+  private revokeChanged(): void {
+    for (const group of this.relay.liveGroups()) {
+      if (this.revoked.has(group) || this.stillAdmits(group)) continue;
+      this.revoked.add(group);
+      this.relay.revoke(group);
+    }
+    for (const [sandboxId] of this.namespaces) if (!this.options.detector.sandbox(sandboxId)) this.namespaces.delete(sandboxId);
+  }
+
+  private async networkNamespace(sandboxId: string): Promise<string> {
+    let netns = this.namespaces.get(sandboxId);
+    if (netns === undefined) {
+      netns = (await this.options.runtime.networkNamespace(sandboxId)) ?? '';
+      this.namespaces.set(sandboxId, netns);
+    }
+    return netns;
   }
 
   /** Cuts the connections still proxying, so shutdown does not wait for a stream or a WebSocket to end. */
   close(): void {
+    this.relay.close();
     for (const socket of this.open) socket.destroy();
     this.agent.destroy();
   }
@@ -203,7 +257,7 @@ export class PreviewProxy {
 
   private failed(err: unknown): Admission {
     this.options.log.error({ err }, 'preview request failed');
-    return refuse(500, 'Preview unavailable', 'Paddock could not serve this preview. Try again.');
+    return { kind: 'refuse', refusal: UNAVAILABLE };
   }
 
   private async admit(request: AdmissionRequest, target: PreviewTarget): Promise<Admission> {

@@ -1,0 +1,295 @@
+// The preview relay process (build/paddock-relay) with real sockets on the host: a client connection
+// admitted here is passed to it and relayed to an HTTP server; what the server receives, what the
+// client reads back and when a connection comes back are checked byte for byte.
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RelayProcess, type RelayGroup } from './relay-process.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Seen {
+  method: string;
+  url: string;
+  rawHeaders: string[];
+  body: string;
+}
+
+/** What the relay told this side about one client connection. */
+interface Outcome {
+  kind: 'back' | 'closed' | 'unreachable';
+  leftover?: Buffer;
+  first?: boolean;
+}
+
+let upstream: http.Server;
+let upstreamPort: number;
+let front: net.Server;
+let frontPort: number;
+let relay: RelayProcess;
+const seen: Seen[] = [];
+const outcomes = new Map<net.Socket, (outcome: Outcome) => void>();
+let tokens: number[] = [];
+let grants = 0;
+let group: RelayGroup;
+let relayTo = { port: 0 };
+
+beforeAll(async () => {
+  execFileSync('bash', ['scripts/build-relay.sh'], { stdio: 'inherit' });
+  // Answers with what it saw; /slow streams its chunked answer over 300 ms; /nobody answers 204.
+  upstream = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks).toString() });
+      if (req.url === '/slow') {
+        res.write('slow ');
+        setTimeout(() => res.end('answer'), 300);
+      } else if (req.url === '/nobody') {
+        res.writeHead(204).end();
+      } else {
+        res.end(`answer to ${req.method} ${req.url}`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamPort = (upstream.address() as net.AddressInfo).port;
+
+  relay = new RelayProcess({
+    grant: async () => {
+      grants++;
+      return { tokens: tokens.shift() ?? 0, expiresAt: Date.now() + 60_000 };
+    },
+    onActivity: () => undefined,
+    onUnreachable: (client) => outcomes.get(client)?.({ kind: 'unreachable' }),
+    handBack: (client, leftover, first) => outcomes.get(client)?.({ kind: 'back', leftover, first }),
+    onClosed: (client) => {
+      outcomes.get(client)?.({ kind: 'closed' });
+      client.destroy();
+    },
+    log: pino({ level: 'silent' }),
+  });
+  // The front door's part: read the first head, then pass the connection with what was read.
+  front = net.createServer((client) => {
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      if (buffered.indexOf('\r\n\r\n') === -1) return;
+      client.removeListener('data', onData);
+      client.pause();
+      group = relay.newGroup({ label: 'sbx-3000', sandboxId: 'sbx', port: 3000, ip: '127.0.0.1', passwordHash: null });
+      relay.relay({ client, initial: buffered, group, host: 'sbx-3000.localhost', port: relayTo.port, netns: '', scheme: 'https', portIsProtected: true });
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  frontPort = (front.address() as net.AddressInfo).port;
+});
+
+afterAll(async () => {
+  relay.close();
+  front.close();
+  upstream.close();
+});
+
+afterEach(() => {
+  seen.length = 0;
+  tokens = [];
+  grants = 0;
+  relayTo = { port: upstreamPort };
+});
+
+/** A client connection whose relay outcome and received bytes can be awaited. */
+function connect(): { socket: net.Socket; received: () => string; outcome: Promise<Outcome>; closed: Promise<void> } {
+  relayTo.port ||= upstreamPort;
+  const socket = net.connect({ host: '127.0.0.1', port: frontPort });
+  let received = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  // The server side of this connection is the one the relay reports about: matched by port pairs.
+  const outcome = new Promise<Outcome>((resolve) => {
+    front.once('connection', (serverSide: net.Socket) => outcomes.set(serverSide, resolve));
+  });
+  return { socket, received: () => received.toString('latin1'), outcome, closed };
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(10);
+  }
+}
+
+const headersOf = (request: Seen) => {
+  const headers: Record<string, string[]> = {};
+  for (let i = 0; i < request.rawHeaders.length; i += 2) (headers[request.rawHeaders[i].toLowerCase()] ??= []).push(request.rawHeaders[i + 1]);
+  return headers;
+};
+
+describe('the preview relay process', () => {
+  it('sets X-Forwarded-* on every request and removes Paddock credentials, the preview cookie and forged forwarding headers', async () => {
+    tokens = [10];
+    const { socket, received } = connect();
+    socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Bearer theirs\r\nCookie: app=1\r\n\r\n');
+    await until(() => received().includes('answer to GET /first'));
+    socket.write(
+      'GET /second HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Basic eDp5\r\nCookie: a=1; paddock_preview=9.sig; b=2\r\nCookie: paddock_preview=x\r\n' +
+        'X-Forwarded-For: 9.9.9.9\r\nX-Forwarded-Host: evil\r\nX-Forwarded-Proto: gopher\r\nProxy-Authorization: Basic eA==\r\nX-App: kept\r\n\r\n',
+    );
+    await until(() => received().includes('answer to GET /second'));
+    const [first, second] = seen.map(headersOf);
+    expect(first.authorization).toEqual(['Bearer theirs']);
+    expect(first.cookie).toEqual(['app=1']);
+    expect(first['x-forwarded-for']).toEqual(['127.0.0.1']);
+    expect(first['x-forwarded-proto']).toEqual(['https']);
+    expect(first['x-forwarded-host']).toEqual(['sbx-3000.localhost']);
+    // The port is protected here, so Basic auth is the preview password.
+    expect(second.authorization).toBeUndefined();
+    expect(second.cookie).toEqual(['a=1; b=2']);
+    expect(second['x-forwarded-for']).toEqual(['9.9.9.9, 127.0.0.1']);
+    expect(second['x-forwarded-host']).toEqual(['sbx-3000.localhost']);
+    expect(second['x-forwarded-proto']).toEqual(['https']);
+    expect(second['proxy-authorization']).toBeUndefined();
+    expect(second['x-app']).toEqual(['kept']);
+    socket.destroy();
+  });
+
+  it('carries pipelined Content-Length and chunked bodies arriving a byte at a time, answered in order', async () => {
+    tokens = [10];
+    const { socket, received } = connect();
+    const bytes =
+      'POST /a HTTP/1.1\r\nHost: sbx-3000.localhost\r\nContent-Length: 5\r\n\r\nhello' +
+      'POST /b HTTP/1.1\r\nHost: sbx-3000.localhost\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: x\r\n\r\n' +
+      'GET /c HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n';
+    socket.setNoDelay(true);
+    for (const byte of Buffer.from(bytes)) {
+      socket.write(Buffer.from([byte]));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await until(() => received().includes('answer to GET /c'));
+    expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
+      ['POST', '/a', 'hello'],
+      ['POST', '/b', 'abcde'],
+      ['GET', '/c', ''],
+    ]);
+    const answers = received();
+    expect(answers.indexOf('POST /a')).toBeLessThan(answers.indexOf('POST /b'));
+    expect(answers.indexOf('POST /b')).toBeLessThan(answers.indexOf('GET /c'));
+    socket.destroy();
+  });
+
+  it('sends a request for another host back only once the answers before it are complete, with exactly its bytes', async () => {
+    tokens = [10];
+    const { socket, received, outcome } = connect();
+    const other = 'GET /elsewhere HTTP/1.1\r\nHost: api.localhost\r\n\r\nGET /after HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n';
+    socket.write(`GET /slow HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n${other}`);
+    const result = await outcome;
+    expect(result.kind).toBe('back');
+    expect(result.first).toBe(false);
+    expect(result.leftover!.toString()).toBe(other);
+    // The slow answer had all its bytes out (its last chunk included) before the connection came back.
+    await until(() => received().endsWith('0\r\n\r\n'));
+    expect(received()).toContain('slow ');
+    expect(received()).toContain('answer');
+    expect(seen.map((s) => s.url)).toEqual(['/slow']);
+    socket.destroy();
+  });
+
+  it('follows answers without a body (HEAD, 204) before sending a connection back', async () => {
+    tokens = [10];
+    const { socket, received, outcome } = connect();
+    socket.write('HEAD /head HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\nGET /nobody HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\nGET / HTTP/1.1\r\nHost: other.localhost\r\n\r\n');
+    const result = await outcome;
+    expect(result.kind).toBe('back');
+    expect(result.leftover!.toString()).toBe('GET / HTTP/1.1\r\nHost: other.localhost\r\n\r\n');
+    await until(() => received().includes('HTTP/1.1 204'));
+    socket.destroy();
+  });
+
+  it('asks for tokens when it has none, and sends a request back when none are granted', async () => {
+    tokens = [2, 0];
+    const { socket, received, outcome } = connect();
+    for (let i = 1; i <= 3; i++) {
+      socket.write(`GET /n${i} HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n`);
+      await until(() => received().includes(`answer to GET /n${i}`));
+    }
+    socket.write('GET /n4 HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    const result = await outcome;
+    expect(result.kind).toBe('back');
+    expect(result.leftover!.toString()).toBe('GET /n4 HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    expect(seen.map((s) => s.url)).toEqual(['/n1', '/n2', '/n3']);
+    expect(grants).toBe(2);
+    socket.destroy();
+  });
+
+  it('sends the next request back once the group is revoked', async () => {
+    tokens = [10];
+    const { socket, received, outcome } = connect();
+    socket.write('GET /before HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await until(() => received().includes('answer to GET /before'));
+    socket.write('GET /granted HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await until(() => received().includes('answer to GET /granted'));
+    relay.revoke(group);
+    await sleep(100);
+    socket.write('GET /revoked HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    expect((await outcome).kind).toBe('back');
+    expect(seen.map((s) => s.url)).toEqual(['/before', '/granted']);
+    socket.destroy();
+  });
+
+  it('reports a sandbox port nothing listens on', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    relayTo = { port: closedPort };
+    const { socket, outcome } = connect();
+    socket.write('GET / HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    expect((await outcome).kind).toBe('unreachable');
+    socket.destroy();
+  });
+
+  it('ends a connection whose chunked body is malformed', async () => {
+    const { socket, outcome, closed } = connect();
+    socket.write('POST / HTTP/1.1\r\nHost: sbx-3000.localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+    expect((await outcome).kind).toBe('closed');
+    await closed;
+  });
+
+  it('sends back a first request it cannot carry, marked as the first', async () => {
+    const { socket, outcome } = connect();
+    socket.write('GET / HTTP/1.1\r\nHost: sbx-3000.localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    const result = await outcome;
+    expect(result).toMatchObject({ kind: 'back', first: true });
+    expect(result.leftover!.toString()).toContain('Upgrade: websocket');
+    socket.destroy();
+  });
+
+  it('closes the client connection after the server closes its side', async () => {
+    const { socket, received, outcome, closed } = connect();
+    socket.write('GET /last HTTP/1.1\r\nHost: sbx-3000.localhost\r\nConnection: close\r\n\r\n');
+    expect((await outcome).kind).toBe('closed');
+    await closed;
+    expect(received()).toContain('answer to GET /last');
+  });
+
+  it('closes its connections when the relay process dies, and starts a new one for the next connection', async () => {
+    tokens = [10];
+    const first = connect();
+    first.socket.write('GET /one HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await until(() => first.received().includes('answer to GET /one'));
+    (relay as unknown as { child: ChildProcess }).child.kill('SIGKILL');
+    expect((await first.outcome).kind).toBe('closed');
+    await first.closed;
+    const second = connect();
+    second.socket.write('GET /two HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await until(() => second.received().includes('answer to GET /two'));
+    second.socket.destroy();
+  });
+});
