@@ -13,7 +13,7 @@ const CPU_WINDOW_MS = Number(process.env.BENCH_CPU_WINDOW_MS ?? 10_000);
 const NETWORK = { bridgeName: 'pdkbprevbr', subnet: '10.226.0.0/16', tableName: 'paddock_bprev', interfacePrefix: 'pv', netnsPrefix: 'pdkbprev-' };
 const SERVER = `require('node:http').createServer((req, res) => res.end('hello from the sandbox')).listen(3000, '0.0.0.0');`;
 
-const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 5);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,8 +86,9 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
     const directLatency = await latencies(direct);
     const proxiedLatency = await latencies(proxied, host);
 
-    // Idle sandboxes: no server inside, the detector reads each one's socket table every 2 s.
-    const spec = { template: 'minimal', network_mode: 'none', cpus: 1, memory_mb: 128, disk_gb: 1 };
+    // Idle sandboxes: no server inside, the detector reads each one's socket table every 2 s (a sandbox
+    // with no network is not scanned: nothing could reach its ports).
+    const spec = { template: 'minimal', network_mode: 'full', cpus: 1, memory_mb: 128, disk_gb: 1 };
     for (let i = 0; i < IDLE_SANDBOXES; i += 10) {
       const batch = await Promise.all(Array.from({ length: Math.min(10, IDLE_SANDBOXES - i) }, () => api('POST', '/v1/sandboxes', spec)));
       for (const item of batch as any[]) {

@@ -201,6 +201,9 @@ describe.each(COMBOS)('relayed preview connections on %s with %s', (runtime, bac
     const fromApi = await connection.next();
     expect(fromApi.status).toBe(200);
     expect(JSON.parse(fromApi.body).id).toBe(sandboxId);
+    // Sent only after the connection came back from the relay: the server reads it again.
+    connection.send(`GET /v1/sandboxes/${sandboxId} HTTP/1.1\r\nHost: 127.0.0.1:${appPort}\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    expect((await connection.next()).status).toBe(200);
   });
 
   it('hands a WebSocket upgrade after plain requests on the same connection to the upgrade path', async () => {

@@ -54,7 +54,7 @@ const UNAVAILABLE: Refusal = { status: 500, html: errorPage('Preview unavailable
 
 /** A relayed group asks for this share of a port's per-minute limit at a time (at most MAX_GRANT). */
 const GRANT_SHARE = 16;
-const MAX_GRANT = 256;
+const MAX_GRANT = 4096;
 
 const refuse = (status: number, title: string, message: string, headers?: Record<string, string>): Admission => ({ kind: 'refuse', refusal: { status, html: errorPage(title, message), headers } });
 

@@ -262,6 +262,23 @@ describe('the preview relay process', () => {
     await closed;
   });
 
+  it('leaves a connection it sends back readable by the server again', async () => {
+    tokens = [10];
+    let serverSide: net.Socket | undefined;
+    front.once('connection', (socket: net.Socket) => (serverSide = socket));
+    const { socket, outcome } = connect();
+    socket.write('GET /x HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await sleep(50);
+    socket.write('GET / HTTP/1.1\r\nHost: api.localhost\r\n\r\n');
+    expect((await outcome).kind).toBe('back');
+    let read = '';
+    serverSide!.on('data', (chunk: Buffer) => (read += chunk.toString()));
+    serverSide!.resume();
+    socket.write('sent after the connection came back');
+    await until(() => read.includes('sent after the connection came back'));
+    socket.destroy();
+  });
+
   it('sends back a first request it cannot carry, marked as the first', async () => {
     const { socket, outcome } = connect();
     socket.write('GET / HTTP/1.1\r\nHost: sbx-3000.localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');

@@ -60,8 +60,11 @@ type RelayMessage =
 
 interface NodeSocketHandle {
   reading: boolean;
+  readStart(): number;
   readStop(): number;
 }
+
+const handleOf = (client: net.Socket) => (client as unknown as { _handle: NodeSocketHandle | null })._handle;
 
 export class RelayProcess {
   private child: ChildProcess | null = null;
@@ -163,7 +166,10 @@ export class RelayProcess {
     this.connections.delete(message.id);
     const { client, group } = connection;
     this.release(group);
-    if (message.t === 'back') this.options.handBack(client, Buffer.from(message.leftover, 'base64'), message.first === 1);
+    if (message.t === 'back') {
+      readAgain(client);
+      this.options.handBack(client, Buffer.from(message.leftover, 'base64'), message.first === 1);
+    }
     else if (message.t === 'unreachable') this.options.onUnreachable(client);
     else this.options.onClosed(client);
   }
@@ -180,16 +186,24 @@ export class RelayProcess {
 
 /**
  * Stops this process reading `client` and returns what it had read but not delivered. A paused socket
- * still reads until its buffer is full; the relay process must be the only reader. (Node's handle API:
- * resume() starts reading again when the connection comes back.)
+ * still reads until its buffer is full; the relay process must be the only reader (Node's handle API).
  */
 function takeBuffered(client: net.Socket): Buffer[] {
   const chunks: Buffer[] = [];
   for (let chunk = client.read(); chunk !== null; chunk = client.read()) chunks.push(chunk);
-  const handle = (client as unknown as { _handle: NodeSocketHandle | null })._handle;
+  const handle = handleOf(client);
   if (handle) {
     handle.reading = false;
     handle.readStop();
   }
   return chunks;
+}
+
+/** Undoes takeBuffered for a connection that came back. The stream may still count on the read it asked
+ * for before the handle stopped, so the handle is started here rather than left to resume(). */
+function readAgain(client: net.Socket): void {
+  const handle = handleOf(client);
+  if (!handle || handle.reading || client.destroyed) return;
+  handle.reading = true;
+  handle.readStart();
 }
