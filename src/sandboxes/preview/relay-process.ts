@@ -74,7 +74,6 @@ export class RelayProcess {
   private readonly groups = new Map<number, RelayGroup>();
   private closed = false;
 
-
   constructor(private readonly options: RelayProcessOptions) {}
 
   newGroup(fields: Omit<RelayGroup, 'id' | 'connections'>): RelayGroup {
@@ -166,12 +165,10 @@ export class RelayProcess {
     this.connections.delete(message.id);
     const { client, group } = connection;
     this.release(group);
-    if (message.t === 'back') {
-      readAgain(client);
-      this.options.handBack(client, Buffer.from(message.leftover, 'base64'), message.first === 1);
-    }
-    else if (message.t === 'unreachable') this.options.onUnreachable(client);
-    else this.options.onClosed(client);
+    if (message.t === 'unreachable') return this.options.onUnreachable(client);
+    if (message.t === 'closed') return this.options.onClosed(client);
+    readAgain(client);
+    this.options.handBack(client, Buffer.from(message.leftover, 'base64'), message.first === 1);
   }
 
   private ended(client: net.Socket, group: RelayGroup): void {
