@@ -1,5 +1,6 @@
 // A real Paddock (app, runtime, SQLite) for the sandbox benchmarks, on a host network of its own so a
 // benchmark's start-up never touches the sandboxes of a server running beside it.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,12 @@ function defaultNetwork(): BenchNetwork {
   return { bridgeName: `pdkbench${base}br`, subnet: `10.${229 + base / 10}.0.0/16`, tableName: `paddock_bench${base}`, interfacePrefix: `pb${base}`, netnsPrefix: `pdkbench${base}-` };
 }
 
+/** Every `nft` call reads the whole ruleset: a benchmark leaves no tables (or bridge) behind to slow the next. */
+function removeHostNetwork(network: BenchNetwork): void {
+  for (const family of ['inet', 'bridge']) spawnSync('nft', ['delete', 'table', family, network.tableName], { stdio: 'ignore' });
+  spawnSync('ip', ['link', 'del', network.bridgeName], { stdio: 'ignore' });
+}
+
 export async function startBenchApp(runtimeName: RuntimeName, template: string, env: Record<string, string> = {}, hostNetwork: BenchNetwork = defaultNetwork()): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
   fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
@@ -80,6 +87,7 @@ export async function startBenchApp(runtimeName: RuntimeName, template: string, 
       await runtime.close?.();
       await storage.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      removeHostNetwork(hostNetwork);
     },
   };
 }
