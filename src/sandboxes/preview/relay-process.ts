@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** src/sandboxes/preview and dist/sandboxes/preview both sit three levels below the package root. */
-export const relayBinary = fileURLToPath(new URL('../../../build/paddock-relay', import.meta.url));
+const relayBinary = fileURLToPath(new URL('../../../build/paddock-relay', import.meta.url));
 
 /** Connections admitted to one preview port with one password: they share rate-limit tokens. */
 export interface RelayGroup {
@@ -38,7 +38,6 @@ export interface RelayedConnection {
 }
 
 export interface RelayProcessOptions {
-  binary?: string;
   /** Requests the group may send, and until when (epoch ms); 0 tokens sends the next request back. */
   grant(group: RelayGroup): Promise<{ tokens: number; expiresAt: number }>;
   onActivity(group: RelayGroup): void;
@@ -129,7 +128,7 @@ export class RelayProcess {
 
   private process(): ChildProcess {
     if (this.child) return this.child;
-    const child = spawn(this.options.binary ?? relayBinary, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+    const child = spawn(relayBinary, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
     child.on('message', (message: RelayMessage) => this.onMessage(message));
     child.on('error', (err) => this.options.log.error({ err }, 'preview relay could not start'));
     child.on('exit', (code, signal) => {
