@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +50,11 @@ int main(void) {
     fprintf(stderr, "paddock-relay: start it from the Paddock server (no NODE_CHANNEL_FD)\n");
     return 2;
   }
+  // A batch task keeps its fair share but does not preempt the task that woke it: the client or the
+  // sandbox's server that just wrote goes on writing, and the relay wakes to more events at once
+  // (measured: 0.72-0.75x direct throughput against 0.685x as a normal task, docs/decisions.md).
+  struct sched_param no_priority = {0};
+  sched_setscheduler(0, SCHED_BATCH, &no_priority);
   int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   connections_init(epoll_fd, open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
   struct epoll_event event = {.events = EPOLLIN, .data.u64 = 0};
