@@ -64,6 +64,10 @@ struct conn {
   char scheme[8];
   char client_address[64];
   int port_is_protected;
+  /** On a protected port, what admitted the first request: every later one must carry it too. */
+  struct buffer proof;
+  int proof_is_cookie;
+  long long proof_until_ms;
   uint64_t last_activity_ms, grace_deadline_ms;
   struct conn *next;
 };
@@ -193,11 +197,21 @@ static void note_activity(struct conn *c) {
 
 enum gate { PASS, REFUSE, WAIT };
 
+/** Whether a later request carries the credential the first one was admitted with, still valid. A
+ * connection can carry requests of several users (a proxy in front of Paddock pools them), so a
+ * request without it goes back to the server, which asks for the password. */
+static int carries_proof(const struct conn *c, const struct request_head *head) {
+  if (!c->proof.len) return 1;
+  if (c->proof_until_ms && epoch_ms() >= c->proof_until_ms) return 0;
+  if (c->proof_is_cookie) return head->cookie && cookie_has_pair(head->cookie, head->cookie_len, c->proof.data, c->proof.len);
+  return head->authorization_len == c->proof.len && memcmp(head->authorization, c->proof.data, c->proof.len) == 0;
+}
+
 /** Whether a later request on the connection goes to the sandbox now, goes back to Node, or waits for tokens. */
 static enum gate gate(struct conn *c, const struct request_head *head) {
   if (head->host_len != c->host_len || memcmp(head->host, c->host, c->host_len) != 0) return REFUSE;
   struct group *g = c->group;
-  if (g->revoked) return REFUSE;
+  if (g->revoked || !carries_proof(c, head)) return REFUSE;
   if (g->tokens > 0 && epoch_ms() < g->expires_ms) {
     g->tokens--;
     return PASS;
@@ -369,22 +383,29 @@ static long find_raw_string(const char *json, size_t len, const char *key, const
 
 void connection_open(const char *json, size_t len, int client) {
   long long id = 0, group_id = 0, port = 0, is_protected = 0;
-  char ip[64], netns[256];
+  char ip[64], netns[256], proof_kind[8] = "";
   struct conn *c = calloc(1, sizeof *c);
-  const char *initial = NULL;
+  const char *initial = NULL, *proof = "";
   long initial_len = find_raw_string(json, len, "initial", &initial);
+  long proof_len = find_raw_string(json, len, "proof", &proof);
   if (!c || client < 0 || !json_int(json, len, "id", &id) || !json_int(json, len, "group", &group_id) || !json_int(json, len, "port", &port) ||
       json_string(json, len, "ip", ip, sizeof ip) < 0 || json_string(json, len, "netns", netns, sizeof netns) < 0 ||
       json_string(json, len, "scheme", c->scheme, sizeof c->scheme) < 0 || json_string(json, len, "client", c->client_address, sizeof c->client_address) < 0 ||
-      json_string(json, len, "host", c->host, sizeof c->host) < 0 || initial_len < 0 || !base64_decode(initial, (size_t)initial_len, &c->pending)) {
+      json_string(json, len, "host", c->host, sizeof c->host) < 0 || initial_len < 0 || !base64_decode(initial, (size_t)initial_len, &c->pending) ||
+      (proof_len > 0 && (json_string(json, len, "proof_kind", proof_kind, sizeof proof_kind) < 0 || !base64_decode(proof, (size_t)proof_len, &c->proof)))) {
     fprintf(stderr, "paddock-relay: malformed conn message\n");
     if (client >= 0) close(client);
     if (json_int(json, len, "id", &id)) send_event("closed", "id", id);
-    if (c) buffer_free(&c->pending);
+    if (c) {
+      buffer_free(&c->pending);
+      buffer_free(&c->proof);
+    }
     free(c);
     return;
   }
   json_int(json, len, "protected", &is_protected);
+  json_int(json, len, "until", &c->proof_until_ms);
+  c->proof_is_cookie = strcmp(proof_kind, "cookie") == 0;
   c->id = id;
   c->client = client;
   c->host_len = strlen(c->host);
@@ -471,6 +492,7 @@ void connections_sweep(int released) {
     buffer_free(&c->pending);
     buffer_free(&c->to_upstream);
     buffer_free(&c->to_client);
+    buffer_free(&c->proof);
     answers_free(&c->answers);
     free(c);
   }

@@ -203,6 +203,10 @@ int parse_request_head(const char *data, size_t len, struct request_head *head) 
       head->authorization_len = value_len;
     } else if (name_is(line, name_len, "cookie")) {
       if (memmem(value, value_len, "paddock_preview", 15)) head->must_rebuild = 1;
+      if (!head->cookie) {
+        head->cookie = value;
+        head->cookie_len = value_len;
+      }
     } else if (name_is(line, name_len, "x-forwarded-for") || name_is(line, name_len, "x-forwarded-proto") || name_is(line, name_len, "x-forwarded-host") ||
                name_is(line, name_len, "proxy-authorization") || name_is(line, name_len, "proxy-connection")) {
       head->must_rebuild = 1;
@@ -228,6 +232,20 @@ static int is_paddock_credential(const char *value, size_t len, int port_is_prot
     return spaces > 0 && starts_with_nocase(value + at, len - at, "svc_");
   }
   return port_is_protected && len > 5 && starts_with_nocase(value, len, "basic") && (value[5] == ' ' || value[5] == '\t');
+}
+
+int cookie_has_pair(const char *value, size_t len, const char *pair, size_t pair_len) {
+  size_t at = 0;
+  while (at <= len) {
+    const char *semicolon = memchr(value + at, ';', len - at);
+    size_t stop = semicolon ? (size_t)(semicolon - value) : len;
+    const char *candidate = value + at;
+    size_t candidate_len = stop - at;
+    trim(&candidate, &candidate_len);
+    if (candidate_len == pair_len && memcmp(candidate, pair, pair_len) == 0) return 1;
+    at = stop + 1;
+  }
+  return 0;
 }
 
 /** Appends a Cookie line without the preview cookie, or nothing when no other cookie is left. */

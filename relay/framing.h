@@ -37,12 +37,18 @@ struct request_head {
   size_t host_len;
   const char *authorization;
   size_t authorization_len;
+  /** The first Cookie header's value. */
+  const char *cookie;
+  size_t cookie_len;
 };
 
 /** Offset just past the empty line ending the head that starts at `start`, or -1. */
 long head_end(const char *data, size_t len, size_t start);
 /** Parses `data[0, len)` (a whole head, with its empty line); 0 when it is not a plain, unambiguous request. */
 int parse_request_head(const char *data, size_t len, struct request_head *head);
+
+/** Whether the Cookie header value `value[0, len)` holds the pair `pair` (`name=value`) exactly. */
+int cookie_has_pair(const char *value, size_t len, const char *pair, size_t pair_len);
 
 struct forward_options {
   const char *client_address;

@@ -10,7 +10,9 @@
 // sandbox has answered everything before it and the connection goes back to Node, which answers it.
 //
 // Messages (channel.c), Node → relay:
-//   conn    {id, group, host, ip, port, netns, scheme, protected, client, initial} with the client socket
+//   conn    {id, group, host, ip, port, netns, scheme, protected, client, initial, [proof, proof_kind, until]}
+//           with the client socket; proof (base64): the preview cookie pair or Authorization value that
+//           admitted the first request, which every later one must carry (until epoch ms, 0: no end)
 //   grant   {group, tokens, expires}   requests the group may send until `expires` (epoch ms); 0: refused
 //   revoke  {group}                    the port changed (password, stopped): send no further request
 // relay → Node:

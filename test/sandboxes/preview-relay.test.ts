@@ -216,7 +216,7 @@ describe.each(COMBOS)('relayed preview connections on %s with %s', (runtime, bac
     expect(upgraded.headers['sec-websocket-accept']).toBe('s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
   });
 
-  it('never lets an unauthenticated connection through while another is authenticated, and re-asks after a new password', async () => {
+  it('never lets a request through without the password, on its own connection or one already authenticated, and re-asks after a new password', async () => {
     expect((await api('POST', `/v1/sandboxes/${sandboxId}/ports/3000/protect`, { password: 'first password' })).status).toBe(200);
     const basic = (password: string) => `Authorization: Basic ${Buffer.from(`me:${password}`).toString('base64')}\r\n`;
     const trusted = connect();
@@ -233,13 +233,37 @@ describe.each(COMBOS)('relayed preview connections on %s with %s', (runtime, bac
     expect(refused.body).not.toContain('"url"');
     await stranger.ended();
 
-    // The authenticated connection goes on without sending the password again...
-    trusted.send(get(3000, '/again'));
+    // Every request on the authenticated connection carries the password, as browsers and HTTP clients do...
+    trusted.send(get(3000, '/again', basic('first password')));
     expect(JSON.parse((await trusted.next()).body).url).toBe('/again');
-    // ...until the password changes: then its next request is asked for the new one.
+    // ...and one that does not (a proxy in front may pool several users' requests on one connection) is asked for it.
+    trusted.send(get(3000, '/pooled'));
+    const unproven = await trusted.next();
+    expect(unproven.status).toBe(401);
+    expect(unproven.body).not.toContain('"url"');
+    await trusted.ended();
+
+    // A browser's cookie admits the requests that carry it.
+    const form = connect();
+    form.send(`POST /__paddock/login HTTP/1.1\r\nHost: ${host(3000)}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 23\r\n\r\npassword=first+password`);
+    const login = await form.next();
+    expect(login.status).toBe(303);
+    const cookie = login.headers['set-cookie'].split(';')[0];
+    const browser = connect();
+    browser.send(get(3000, '/with-cookie', `Cookie: theirs=1; ${cookie}\r\n`));
+    expect(JSON.parse((await browser.next()).body).headers.cookie).toBe('theirs=1');
+    browser.send(get(3000, '/cookie-again', `Cookie: ${cookie}\r\n`));
+    expect(JSON.parse((await browser.next()).body).url).toBe('/cookie-again');
+    browser.send(get(3000, '/cookie-forgotten'));
+    expect((await browser.next()).status).toBe(401);
+
+    // After the password changes, the old one is refused on a connection it had opened.
+    const again = connect();
+    again.send(get(3000, '/before-change', basic('first password')));
+    expect((await again.next()).status).toBe(200);
     expect((await api('POST', `/v1/sandboxes/${sandboxId}/ports/3000/protect`, { password: 'second password' })).status).toBe(200);
-    trusted.send(get(3000, '/after-change'));
-    expect((await trusted.next()).status).toBe(401);
+    again.send(get(3000, '/after-change', basic('first password')));
+    expect((await again.next()).status).toBe(401);
 
     expect((await api('DELETE', `/v1/sandboxes/${sandboxId}/ports/3000/protect`)).status).toBe(200);
   });

@@ -42,7 +42,7 @@ export function portRoutes(service: PortService) {
         tags: ['sandboxes'],
         summary: 'Protect a port preview with a password',
         description:
-          'From now on the preview asks for the password: a browser gets a password page, then a signed HttpOnly cookie valid 7 days for that preview host only; a script sends it with HTTP Basic auth (any user name). Wrong passwords answer 401; 10 wrong passwords in 15 minutes for one port answer 429 until the window passes. Calling it again replaces the password and signs out every browser. The port need not be listening yet, and the protection survives the server inside stopping and starting again. Only a hash of the password is stored. Remove it with DELETE on the same path.',
+          'From now on the preview asks for the password: a browser gets a password page, then a signed HttpOnly cookie valid 7 days for that preview host only; a script sends it with HTTP Basic auth (any user name). Every request needs the cookie or the password, including later requests on a keep-alive connection. Wrong passwords answer 401; 10 wrong passwords in 15 minutes for one port answer 429 until the window passes. Calling it again replaces the password and signs out every browser. The port need not be listening yet, and the protection survives the server inside stopping and starting again. Only a hash of the password is stored. Remove it with DELETE on the same path.',
         params: PortParams,
         body: ProtectBody,
         response: { 200: Protection, ...errors },

@@ -34,16 +34,17 @@ export class PreviewProtection {
     return `${COOKIE_NAME}=${value}; Path=/; Max-Age=${COOKIE_TTL_SECONDS}; HttpOnly; SameSite=Lax${this.secureCookies ? '; Secure' : ''}`;
   }
 
-  hasValidCookie(request: { headers: { cookie?: string } }, target: PreviewTarget, passwordHash: string): boolean {
+  /** The request's valid preview cookie (its `name=value` pair) and when it expires (epoch ms), or null. */
+  validCookie(request: { headers: { cookie?: string } }, target: PreviewTarget, passwordHash: string): { pair: string; expiresAt: number } | null {
     for (const value of cookieValues(request.headers.cookie, COOKIE_NAME)) {
       const [expires, signature] = value.split('.');
       const expiresAt = Number(expires);
       if (!signature || !Number.isInteger(expiresAt) || expiresAt * 1000 < Date.now()) continue;
       const expected = Buffer.from(this.sign(target.label, expiresAt, passwordHash));
       const given = Buffer.from(signature);
-      if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+      if (given.length === expected.length && timingSafeEqual(given, expected)) return { pair: `${COOKIE_NAME}=${value}`, expiresAt: expiresAt * 1000 };
     }
-    return false;
+    return null;
   }
 
   async check(target: PreviewTarget, passwordHash: string, password: string): Promise<PasswordCheck> {

@@ -14,7 +14,7 @@ import { requestHeaders, responseHeaders } from './headers.js';
 import type { PreviewHosts, PreviewTarget } from './host.js';
 import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
 import { basicAuthPassword, type PreviewProtection } from './protection.js';
-import { RelayProcess, type RelayGroup } from './relay-process.js';
+import { RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
 import type { RequestHead } from './request-head.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;
@@ -48,7 +48,8 @@ interface AdmissionRequest {
   headers: RequestHead['headers'];
 }
 
-type Admission = { kind: 'proxy'; ip: string; live: LivePort } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
+/** `proof`: on a protected port, the credential that admitted the request. */
+type Admission = { kind: 'proxy'; ip: string; live: LivePort; proof: RelayProof | null } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
 
 const UNAVAILABLE: Refusal = { status: 500, html: errorPage('Preview unavailable', 'Paddock could not serve this preview. Try again.') };
 
@@ -197,7 +198,7 @@ export class PreviewProxy {
       },
     });
     this.track(client, client);
-    this.relay.relay({ client, initial: buffered, group, host: head.headers.host ?? '', port: target.port, netns, scheme: this.options.hosts.scheme, portIsProtected: passwordHash !== null });
+    this.relay.relay({ client, initial: buffered, group, host: head.headers.host ?? '', port: target.port, netns, scheme: this.options.hosts.scheme, portIsProtected: passwordHash !== null, proof: admission.proof });
   }
 
   /** The open group for this preview, address and password, or a new one. */
@@ -276,12 +277,17 @@ export class PreviewProxy {
     if (!live) return { kind: 'refuse', refusal: nothingListening(target) };
     if (live.protocol !== 'http') return refuse(502, 'Not an HTTP port', `Port ${target.port} of ${target.sandboxId} is listening but did not answer HTTP when it was detected.`);
 
-    if (live.passwordHash && !protection.hasValidCookie(request, target, live.passwordHash)) {
-      const password = basicAuthPassword(request.headers.authorization);
-      if (password !== null) {
+    let proof: RelayProof | null = null;
+    if (live.passwordHash) {
+      const cookie = protection.validCookie(request, target, live.passwordHash);
+      const password = cookie ? null : basicAuthPassword(request.headers.authorization);
+      if (cookie) {
+        proof = { kind: 'cookie', value: cookie.pair, until: cookie.expiresAt };
+      } else if (password !== null) {
         const check = await protection.check(target, live.passwordHash, password);
         if (check.kind === 'throttled') return refuse(429, 'Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`, { 'retry-after': String(check.retryAfterSeconds) });
         if (check.kind === 'wrong') return refuse(401, 'Wrong password', 'The password sent with Basic auth is wrong.', { 'www-authenticate': 'Basic realm="Paddock preview", charset="UTF-8"' });
+        proof = { kind: 'basic', value: request.headers.authorization!, until: 0 };
       } else if (request.method === 'POST' && request.url?.split('?')[0] === LOGIN_PATH) {
         return { kind: 'login', live };
       } else {
@@ -289,7 +295,7 @@ export class PreviewProxy {
       }
     }
     this.noteActivity(target.sandboxId);
-    return { kind: 'proxy', ip: sandbox.ip, live };
+    return { kind: 'proxy', ip: sandbox.ip, live, proof };
   }
 
   /** The password form's POST: on the right password, the cookie and a redirect back to where the visitor was going. */

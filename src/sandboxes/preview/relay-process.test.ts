@@ -6,7 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RelayProcess, type RelayGroup } from './relay-process.js';
+import { RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,6 +35,8 @@ let tokens: number[] = [];
 let grants = 0;
 let group: RelayGroup;
 let relayTo = { port: 0 };
+/** What admitted the first request of the next connection (the port is protected here). */
+let proof: RelayProof | null = null;
 
 beforeAll(async () => {
   execFileSync('bash', ['scripts/build-relay.sh'], { stdio: 'inherit' });
@@ -80,7 +82,7 @@ beforeAll(async () => {
       client.removeListener('data', onData);
       client.pause();
       group = relay.newGroup({ label: 'sbx-3000', sandboxId: 'sbx', port: 3000, ip: '127.0.0.1', passwordHash: null });
-      relay.relay({ client, initial: buffered, group, host: 'sbx-3000.localhost', port: relayTo.port, netns: '', scheme: 'https', portIsProtected: true });
+      relay.relay({ client, initial: buffered, group, host: 'sbx-3000.localhost', port: relayTo.port, netns: '', scheme: 'https', portIsProtected: true, proof });
     };
     client.on('data', onData);
   });
@@ -99,6 +101,7 @@ afterEach(() => {
   tokens = [];
   grants = 0;
   relayTo = { port: upstreamPort };
+  proof = null;
 });
 
 /** A client connection whose relay outcome and received bytes can be awaited. */
@@ -238,6 +241,54 @@ describe('the preview relay process', () => {
     socket.write('GET /revoked HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
     expect((await outcome).kind).toBe('back');
     expect(seen.map((s) => s.url)).toEqual(['/before', '/granted']);
+    socket.destroy();
+  });
+
+  it('carries later requests only with the preview cookie that admitted the first, and sends back one without it', async () => {
+    tokens = [10];
+    proof = { kind: 'cookie', value: 'paddock_preview=9.sig', until: Date.now() + 60_000 };
+    const { socket, received, outcome } = connect();
+    socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
+    await until(() => received().includes('answer to GET /first'));
+    socket.write('GET /second HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: a=1;paddock_preview=9.sig ; b=2\r\n\r\n');
+    await until(() => received().includes('answer to GET /second'));
+    const other = 'GET /third HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig2\r\n\r\n';
+    socket.write(other);
+    const result = await outcome;
+    expect(result).toMatchObject({ kind: 'back', first: false });
+    expect(result.leftover!.toString()).toBe(other);
+    expect(seen.map((s) => s.url)).toEqual(['/first', '/second']);
+    expect(headersOf(seen[1]).cookie).toEqual(['a=1; b=2']);
+    socket.destroy();
+  });
+
+  it('sends back a request once the cookie that admitted the connection has expired', async () => {
+    tokens = [10];
+    proof = { kind: 'cookie', value: 'paddock_preview=9.sig', until: Date.now() + 300 };
+    const { socket, received, outcome } = connect();
+    socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
+    await until(() => received().includes('answer to GET /first'));
+    socket.write('GET /soon HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
+    await until(() => received().includes('answer to GET /soon'));
+    await sleep(400);
+    socket.write('GET /late HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
+    expect((await outcome).kind).toBe('back');
+    expect(seen.map((s) => s.url)).toEqual(['/first', '/soon']);
+    socket.destroy();
+  });
+
+  it('carries later requests only with the Basic credentials that admitted the first', async () => {
+    tokens = [10];
+    proof = { kind: 'basic', value: 'Basic eDp5', until: 0 };
+    const { socket, received, outcome } = connect();
+    socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Basic eDp5\r\n\r\n');
+    await until(() => received().includes('answer to GET /first'));
+    socket.write('GET /second HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization:   Basic eDp5 \r\n\r\n');
+    await until(() => received().includes('answer to GET /second'));
+    socket.write('GET /third HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Basic eDp6\r\n\r\n');
+    expect((await outcome).kind).toBe('back');
+    expect(seen.map((s) => s.url)).toEqual(['/first', '/second']);
+    expect(headersOf(seen[1]).authorization).toBeUndefined();
     socket.destroy();
   });
 

@@ -23,6 +23,15 @@ export interface RelayGroup {
   connections: number;
 }
 
+/** On a protected port, the credential that admitted the first request: later ones must carry it. */
+export interface RelayProof {
+  /** `cookie`: the preview cookie's `name=value` pair; `basic`: the Authorization header's value. */
+  kind: 'cookie' | 'basic';
+  value: string;
+  /** Epoch ms after which it admits nothing more (the cookie's expiry); 0 for none. */
+  until: number;
+}
+
 export interface RelayedConnection {
   client: net.Socket;
   /** Bytes read from the client and not yet sent: the admitted request and whatever followed it. */
@@ -35,6 +44,7 @@ export interface RelayedConnection {
   netns: string;
   scheme: string;
   portIsProtected: boolean;
+  proof: RelayProof | null;
 }
 
 export interface RelayProcessOptions {
@@ -107,6 +117,7 @@ export class RelayProcess {
       protected: connection.portIsProtected ? 1 : 0,
       client: client.remoteAddress ?? '',
       initial: initial.toString('base64'),
+      ...(connection.proof && { proof: Buffer.from(connection.proof.value, 'latin1').toString('base64'), proof_kind: connection.proof.kind, until: connection.proof.until }),
     };
     // keepOpen: this process keeps its copy of the socket, so a connection coming back is still a net.Socket here.
     child.send(message, client, { keepOpen: true }, (err) => {
