@@ -31,6 +31,8 @@ enum {
   MAX_PENDING = 1 << 20,
   /** How long the sandbox gets to finish earlier answers after a refused request. */
   DRAIN_GRACE_MS = 30000,
+  /** After a 400, how long the client's remaining bytes are read and dropped, so closing does not reset the connection before the client has read the answer. */
+  LINGER_MS = 2000,
   /** A connection with no byte either way for this long is closed. */
   IDLE_TIMEOUT_MS = 10 * 60000,
   /** Activity is reported at most this often per group. */
@@ -54,6 +56,8 @@ struct conn {
   int client, upstream;
   uint32_t client_events, upstream_events;
   int connected, awaiting_tokens, stopping, first_admitted, closed;
+  /** A request's body framing was malformed: REJECTING until the answers before it are out, then ANSWERED_400. */
+  enum { ACCEPTING, REJECTING, ANSWERED_400 } rejection;
   int client_eof, upstream_eof, end_upstream;
   struct buffer pending, to_upstream, to_client;
   struct body body;
@@ -124,8 +128,8 @@ static void watch(struct conn *c, int upstream, uint32_t events) {
 
 static void update_interest(struct conn *c) {
   if (c->closed) return;
-  int read_client = !c->stopping && !c->client_eof && !c->upstream_eof && c->to_upstream.len < HIGH_WATER && !(c->awaiting_tokens && c->pending.len > MAX_PENDING) &&
-                    !(!c->connected && c->pending.len > MAX_PENDING);
+  int read_client = c->rejection == ANSWERED_400 || (c->rejection == ACCEPTING && !c->stopping && !c->client_eof && !c->upstream_eof && c->to_upstream.len < HIGH_WATER && !(c->awaiting_tokens && c->pending.len > MAX_PENDING) &&
+                    !(!c->connected && c->pending.len > MAX_PENDING));
   watch(c, 0, (read_client ? EPOLLIN : 0) | (c->to_client.len ? EPOLLOUT : 0));
   int read_upstream = c->connected && !c->upstream_eof && c->to_client.len < HIGH_WATER;
   watch(c, 1, (read_upstream ? EPOLLIN : 0) | (!c->connected || c->to_upstream.len ? EPOLLOUT : 0));
@@ -195,6 +199,35 @@ static void note_activity(struct conn *c) {
   send_event("active", "group", c->group->id);
 }
 
+/** Once the sandbox has answered the requests before the malformed one, the client gets a 400 for it
+ * (what the server's own HTTP parser would answer) and the connection ends. */
+static void answer_malformed(struct conn *c) {
+  if (c->rejection != REJECTING || c->to_client.len) return;
+  // The sandbox answered it itself (its server read enough to refuse it).
+  if (answers_settled(&c->answers)) return finish(c);
+  if (!answers_waiting_on_last(&c->answers)) return;
+  static const char answer[] = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 41\r\nConnection: close\r\n\r\n"
+                               "The request's chunked body is malformed.\n";
+  send(c->client, answer, sizeof answer - 1, MSG_NOSIGNAL);
+  shutdown(c->client, SHUT_WR);
+  c->rejection = ANSWERED_400;
+  c->grace_deadline_ms = monotonic_ms() + LINGER_MS;
+  if (c->upstream >= 0) close(c->upstream);
+  c->upstream = -1;
+  update_interest(c);
+}
+
+/** A request whose body framing is malformed: nothing after it goes to the sandbox (there is no request boundary left). */
+static void reject_malformed(struct conn *c) {
+  c->rejection = REJECTING;
+  c->awaiting_tokens = 0;
+  buffer_consume(&c->pending, c->pending.len);
+  c->grace_deadline_ms = monotonic_ms() + DRAIN_GRACE_MS;
+  if (!flush(c->upstream, &c->to_upstream)) return finish(c);
+  answer_malformed(c);
+  update_interest(c);
+}
+
 enum gate { PASS, REFUSE, WAIT };
 
 /** Whether a later request carries the credential the first one was admitted with, still valid. A
@@ -226,19 +259,14 @@ static enum gate gate(struct conn *c, const struct request_head *head) {
 
 /** Sends what `pending` holds, request by request, up to a partial head or a request that cannot go yet. */
 static void pump(struct conn *c) {
-  if (c->stopping || c->closed || !c->connected || c->awaiting_tokens || c->upstream < 0) return;
+  if (c->stopping || c->rejection || c->closed || !c->connected || c->awaiting_tokens || c->upstream < 0) return;
   struct buffer *p = &c->pending;
   size_t offset = 0;
   struct forward_options options = {.client_address = c->client_address, .scheme = c->scheme, .port_is_protected = c->port_is_protected};
   while (offset < p->len) {
     if (c->in_body) {
       long taken = body_take(&c->body, p->data + offset, p->len - offset);
-      if (taken < 0) {
-        // The sandbox's server would refuse the rest too; there is no request boundary left to answer at.
-        flush(c->upstream, &c->to_upstream);
-        finish(c);
-        return;
-      }
+      if (taken < 0) return reject_malformed(c);
       buffer_append(&c->to_upstream, p->data + offset, (size_t)taken);
       offset += (size_t)taken;
       if (body_done(&c->body)) c->in_body = 0;
@@ -278,9 +306,19 @@ static void pump(struct conn *c) {
   update_interest(c);
 }
 
+/** After the 400: the client's bytes are dropped until it closes or the linger time ends. */
+static void drain_client(struct conn *c) {
+  char data[READ_CHUNK];
+  ssize_t n = recv(c->client, data, sizeof data, 0);
+  if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) finish(c);
+}
+
 static void on_client(struct conn *c, uint32_t events) {
+  if (c->rejection == ANSWERED_400) return drain_client(c);
   if (events & EPOLLOUT) {
     if (!flush(c->client, &c->to_client)) return finish(c);
+    answer_malformed(c);
+    if (c->closed || c->rejection == ANSWERED_400) return;
     if (c->to_client.len == 0 && c->upstream_eof) return finish(c);
     maybe_hand_back(c);
   }
@@ -305,6 +343,8 @@ static void on_client(struct conn *c, uint32_t events) {
 }
 
 static void on_upstream(struct conn *c, uint32_t events) {
+  // Closed earlier in this batch of events.
+  if (c->upstream < 0) return;
   if (!c->connected) {
     int error = 0;
     socklen_t size = sizeof error;
@@ -333,6 +373,8 @@ static void on_upstream(struct conn *c, uint32_t events) {
   if (n <= 0) {
     // The sandbox closed the connection: after its last answer, the client's connection ends too.
     c->upstream_eof = 1;
+    answer_malformed(c);
+    if (c->closed || c->rejection == ANSWERED_400) return;
     if (c->to_client.len == 0) return finish(c);
     close(c->upstream);
     c->upstream = -1;
@@ -349,6 +391,7 @@ static void on_upstream(struct conn *c, uint32_t events) {
     buffer_append(&c->to_client, data, (size_t)n);
   }
   maybe_hand_back(c);
+  answer_malformed(c);
   update_interest(c);
 }
 
@@ -483,7 +526,7 @@ void connections_sweep(int released) {
   if (check_timers) last_timers = now;
   for (struct conn **at = &conns; *at;) {
     struct conn *c = *at;
-    if (check_timers && !c->closed && (now - c->last_activity_ms > IDLE_TIMEOUT_MS || (c->stopping && now > c->grace_deadline_ms))) finish(c);
+    if (check_timers && !c->closed && (now - c->last_activity_ms > IDLE_TIMEOUT_MS || ((c->stopping || c->rejection) && now > c->grace_deadline_ms))) finish(c);
     if (!c->closed) {
       at = &c->next;
       continue;

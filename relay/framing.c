@@ -324,6 +324,8 @@ void answers_sent(struct answers *a, int is_head_method) {
 
 int answers_settled(const struct answers *a) { return a->awaiting_len == 0 && !a->in_body && a->partial_head.len == 0 && !a->until_close; }
 
+int answers_waiting_on_last(const struct answers *a) { return a->awaiting_len == 1 && !a->in_body && a->partial_head.len == 0 && !a->until_close; }
+
 static void answered(struct answers *a) {
   a->in_body = 0;
   if (a->awaiting_len) memmove(a->awaiting, a->awaiting + 1, --a->awaiting_len);

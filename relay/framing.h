@@ -73,6 +73,8 @@ struct answers {
 void answers_sent(struct answers *a, int is_head_method);
 void answers_received(struct answers *a, const char *data, size_t len);
 int answers_settled(const struct answers *a);
+/** Every request but the last one sent is fully answered, and nothing of the last one's answer has come. */
+int answers_waiting_on_last(const struct answers *a);
 void answers_free(struct answers *a);
 
 #endif

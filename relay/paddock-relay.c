@@ -4,10 +4,12 @@
 // The Node server admits a connection's first request (host, password, rate limit), then passes the
 // client socket here (keeping its own copy) with the bytes it has read. The relay connects to the
 // sandbox from inside the sandbox's network namespace and from then on reads each request head: a
-// request for the same preview host, with a rate-limit token, goes to the sandbox with X-Forwarded-*
-// and without Paddock credentials; answers are copied back byte for byte and followed (framing.c), so
-// anything else (another host, an upgrade, a refused or odd request, a revoked port) waits until the
-// sandbox has answered everything before it and the connection goes back to Node, which answers it.
+// request for the same preview host, with a rate-limit token (and on a protected port the credential
+// that admitted the first), goes to the sandbox with X-Forwarded-* and without Paddock credentials;
+// answers are copied back byte for byte and followed (framing.c), so anything else (another host, an
+// upgrade, a refused or odd request, a revoked port) waits until the sandbox has answered everything
+// before it and the connection goes back to Node, which answers it. A body whose chunk framing breaks
+// leaves no request boundary to hand back at: that request gets a 400 here and the connection ends.
 //
 // Messages (channel.c), Node → relay:
 //   conn    {id, group, host, ip, port, netns, scheme, protected, client, initial, [proof, proof_kind, until]}

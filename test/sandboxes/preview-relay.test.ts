@@ -165,6 +165,16 @@ describe.each(COMBOS)('relayed preview connections on %s with %s', (runtime, bac
     await connection.ended();
   });
 
+  it('answers 400 to a request with a malformed chunked body, after the answers before it', async () => {
+    const connection = connect();
+    connection.send(get(3000, '/good') + `POST /bad HTTP/1.1\r\nHost: ${host(3000)}\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nnot-hex\r\n`);
+    expect(JSON.parse((await connection.next()).body).url).toBe('/good');
+    const refused = await connection.next();
+    expect(refused.status).toBe(400);
+    expect(refused.body).toBe("The request's chunked body is malformed.\n");
+    await connection.ended();
+  });
+
   it('counts every request on a relayed connection against the port limit, then answers 429 and closes', async () => {
     const connection = connect();
     const statuses: number[] = [];

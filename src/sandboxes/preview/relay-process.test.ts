@@ -306,11 +306,28 @@ describe('the preview relay process', () => {
     socket.destroy();
   });
 
-  it('ends a connection whose chunked body is malformed', async () => {
-    const { socket, outcome, closed } = connect();
-    socket.write('POST / HTTP/1.1\r\nHost: sbx-3000.localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+  it('answers 400 to a request whose chunked body is malformed, after the answers before it, and ends the connection', async () => {
+    tokens = [10];
+    const { socket, received, outcome, closed } = connect();
+    socket.write('GET /slow HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\nPOST /bad HTTP/1.1\r\nHost: sbx-3000.localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n');
     expect((await outcome).kind).toBe('closed');
     await closed;
+    const answers = received();
+    expect(answers).toMatch(/^HTTP\/1.1 200 OK\r\n[\s\S]*slow [\s\S]*answer[\s\S]*0\r\n\r\nHTTP\/1.1 400 Bad Request\r\n[\s\S]*Connection: close\r\n\r\nThe request's chunked body is malformed.\n$/);
+    expect(seen.map((s) => s.url)).toEqual(['/slow']);
+  });
+
+  it('answers 400 to a malformed chunked body the client goes on sending, and reads the rest rather than reset the connection', async () => {
+    const { socket, received, closed } = connect();
+    let reset = false;
+    socket.on('error', () => (reset = true));
+    // More than the sockets' buffers hold: closing with it unread would reset the connection mid-send.
+    socket.write('POST / HTTP/1.1\r\nHost: sbx-3000.localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n' + 'x'.repeat(20_000_000));
+    await until(() => received().includes('400 Bad Request'));
+    socket.end();
+    await closed;
+    expect(reset).toBe(false);
+    expect(received()).toMatch(/The request's chunked body is malformed.\n$/);
   });
 
   it('leaves a connection it sends back readable by the server again', async () => {
