@@ -13,7 +13,7 @@ const CPU_WINDOW_MS = Number(process.env.BENCH_CPU_WINDOW_MS ?? 10_000);
 const NETWORK = { bridgeName: 'pdkbprevbr', subnet: '10.226.0.0/16', tableName: 'paddock_bprev', interfacePrefix: 'pv', netnsPrefix: 'pdkbprev-' };
 const SERVER = `require('node:http').createServer((req, res) => res.end('hello from the sandbox')).listen(3000, '0.0.0.0');`;
 
-const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 7);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
