@@ -9,6 +9,7 @@ import tls from 'node:tls';
 import type { PreviewHosts } from './host.js';
 import { LOGIN_PATH } from './password-page.js';
 import type { PreviewProxy } from './proxy.js';
+import { canHandOver } from './relay-process.js';
 import { headEnd, MAX_HEAD_BYTES, parseRequestHead } from './request-head.js';
 
 type ConnectionListener = (socket: net.Socket) => void;
@@ -73,7 +74,7 @@ export class PreviewConnections {
     if (end === -1) return false;
     const head = parseRequestHead(buffered, 0, end);
     const target = head ? this.hosts.parse(head.headers.host) : null;
-    if (!head || !target || head.needsNode || (head.method === 'POST' && head.url.split('?')[0] === LOGIN_PATH)) {
+    if (!head || !target || head.needsNode || (head.method === 'POST' && head.url.split('?')[0] === LOGIN_PATH) || !canHandOver(socket)) {
       this.toNode(socket, buffered);
       return true;
     }

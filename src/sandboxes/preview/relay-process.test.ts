@@ -6,7 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
+import { canHandOver, RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -362,6 +362,19 @@ describe('the preview relay process', () => {
     expect((await outcome).kind).toBe('closed');
     await closed;
     expect(received()).toContain('answer to GET /last');
+  });
+
+  it('hands over only sockets whose handle has the read calls it uses', async () => {
+    const { socket } = connect();
+    await new Promise((resolve) => socket.once('connect', resolve));
+    expect(canHandOver(socket)).toBe(true);
+    const handle = (socket as unknown as { _handle: Record<string, unknown> })._handle;
+    const readStop = handle.readStop;
+    handle.readStop = undefined;
+    expect(canHandOver(socket)).toBe(false);
+    handle.readStop = readStop;
+    socket.destroy();
+    expect(canHandOver(socket)).toBe(false);
   });
 
   it('closes its connections when the relay process dies, and starts a new one for the next connection', async () => {

@@ -75,6 +75,13 @@ interface NodeSocketHandle {
 
 const handleOf = (client: net.Socket) => (client as unknown as { _handle: NodeSocketHandle | null })._handle;
 
+/** Whether the socket's handle has the calls a hand-over uses (Node internals, present in Node 20 and 22):
+ * without them, a preview connection stays with the server's per-request proxy rather than break. */
+export function canHandOver(client: net.Socket): boolean {
+  const handle = handleOf(client) as Partial<NodeSocketHandle> | null;
+  return !!handle && typeof handle.readStop === 'function' && typeof handle.readStart === 'function' && typeof handle.reading === 'boolean';
+}
+
 export class RelayProcess {
   private child: ChildProcess | null = null;
   private nextId = 1;
