@@ -146,6 +146,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   await app.register(sessionRoutes(sessions));
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => sweeper.stop());
+  app.addHook('onClose', async () => sessions.settled());
 
   const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
   const secrets = new SecretService(storage.db, secretsKey);

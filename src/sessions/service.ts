@@ -120,6 +120,7 @@ function newSessionRow(accountId: string, id: string, owner: SessionOwner, now: 
 
 export class SessionService {
   private readonly trustAlerts: TrustAlerts;
+  private readonly checking = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -272,11 +273,22 @@ export class SessionService {
   /**
    * Appends a pipeline lifecycle event to the run's session inside the transition's transaction (which
    * holds the run's lock). A run created before run sessions existed has none: nothing is recorded.
-   * A trust fall is left pending for the sweeper, since alerts are raised after a commit.
+   * A trust fall is checked at once but outside that transaction: the check locks the session row, which
+   * the transition holds until it commits, so it reads the fall once committed (or nothing, on a rollback).
    */
   async recordRunEvent(trx: Kysely<Database>, runId: string, event: RunEvent): Promise<void> {
     const session = await store.lockRunSession(trx, this.dialect, runId);
-    if (session) await this.append(trx, session, [runTimelineEvent(event)], nowIso());
+    if (!session) return;
+    const updated = await this.append(trx, session, [runTimelineEvent(event)], nowIso());
+    if (updated.trust_alert_pending && !session.trust_alert_pending) {
+      const check = this.trustAlerts.check(updated.key, updated.account_id).finally(() => this.checking.delete(check));
+      this.checking.add(check);
+    }
+  }
+
+  /** Resolves once the trust checks started by run events are done (before the database closes). */
+  async settled(): Promise<void> {
+    await Promise.all(this.checking);
   }
 
   /** Sessions of the account, filtered; with pipelineRunId: the run's own session and those of the sandboxes its stages created. */
