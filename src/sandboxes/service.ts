@@ -1,5 +1,6 @@
-// Sandbox rules: validation across fields, the plan's concurrency limit, creation and set-up,
-// exec, destroy and reconciliation after a restart. The runtime does the isolation work.
+// Sandbox rules: the plan's concurrency limit, creation (its request checked by create-input.ts) and
+// set-up, exec, pause and resume, destroy and reconciliation after a restart. The runtime does the
+// isolation work.
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { Config, Plan } from '../config.js';
@@ -12,12 +13,11 @@ import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import { PLAN_LIMITS } from '../billing/plans.js';
-import { InvalidAllowlistEntry, parseAllowlist } from '../runtime/network/index.js';
 import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime/errors.js';
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
 import type { ExecResult, SandboxRuntime, SandboxShape } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
-import { validateCallbackUrls } from './callbacks/urls.js';
+import { DEFAULT_CPUS, DEFAULT_DISK_GB, DEFAULT_MEMORY_MB, effectiveAllowlist, effectiveSizing, validateCombination } from './create-input.js';
 import type { SandboxEndings } from './endings.js';
 import { maskSecretValues } from '../secrets/mask.js';
 import { SandboxLocks } from './sandbox-locks.js';
@@ -62,48 +62,6 @@ function tail(text: string): string {
   return text.length > ERROR_TAIL_CHARS ? `…${text.slice(-ERROR_TAIL_CHARS)}` : text;
 }
 
-function validateCombination(input: CreateSandboxInput, policy: { allowPrivate: boolean; allowHttp: boolean }): void {
-  validateCallbackUrls(input, policy);
-  const mode = input.network_mode ?? 'full';
-  if (mode === 'allowlist' && !input.allowlist?.length) throw new Invalid('body.allowlist', 'is required (non-empty) when network_mode is allowlist');
-  if (mode !== 'allowlist' && input.allowlist !== undefined) throw new Invalid('body.allowlist', 'is only used with network_mode allowlist');
-  if (input.allowlist) {
-    try {
-      parseAllowlist(input.allowlist);
-    } catch (error) {
-      if (error instanceof InvalidAllowlistEntry) throw new Invalid('body.allowlist', error.message);
-      throw error;
-    }
-  }
-  for (const field of ['repo_token', 'repo_branch', 'repo_commit', 'repo_subdir'] as const) {
-    if (input[field] !== undefined && !input.repo) throw new Invalid(`body.${field}`, 'needs body.repo');
-  }
-  if (input.repo) {
-    let url: URL;
-    try {
-      url = new URL(input.repo);
-    } catch {
-      throw new Invalid('body.repo', 'must be an https URL');
-    }
-    if (url.protocol !== 'https:') throw new Invalid('body.repo', 'must be an https URL');
-    if (mode === 'none') throw new Invalid('body.repo', 'needs network access to clone: use network_mode full or allowlist');
-  }
-  if (input.packages?.length && !/^(node|python)-/.test(input.template)) {
-    throw new Invalid('body.packages', 'can only be installed on node-* (npm) and python-* (pip) templates');
-  }
-}
-
-/** The allowlist the network layer enforces: the user's, plus the repository host so the clone works. */
-function effectiveAllowlist(input: CreateSandboxInput): string[] {
-  if ((input.network_mode ?? 'full') !== 'allowlist') return [];
-  const entries = [...(input.allowlist ?? [])];
-  if (input.repo) {
-    const host = new URL(input.repo).hostname;
-    if (!entries.includes(host)) entries.push(host);
-  }
-  return entries;
-}
-
 /** Decrypted values of the named account secrets; throws a 400 naming `field` for unknown names. */
 export type SecretValues = (accountId: string, names: readonly string[], field?: string) => Promise<Record<string, string>>;
 
@@ -116,17 +74,6 @@ export interface PauseSnapshot {
 }
 
 export type PauseReason = 'request' | 'idle_timeout';
-
-export const DEFAULT_CPUS = 2;
-export const DEFAULT_MEMORY_MB = 512;
-export const DEFAULT_DISK_GB = 5;
-
-/** `cpus` and `memory_mb` win over `resources`; a fractional cpu is rounded up to whole cores. */
-export function effectiveSizing(input: CreateSandboxInput): { cpus: number; memoryMb: number } {
-  const cpus = input.cpus ?? (input.resources?.cpu !== undefined ? Math.ceil(input.resources.cpu) : DEFAULT_CPUS);
-  const memoryMb = input.memory_mb ?? (input.resources?.memory !== undefined ? Math.round(input.resources.memory * 1024) : DEFAULT_MEMORY_MB);
-  return { cpus, memoryMb };
-}
 
 export class SandboxService {
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
