@@ -135,6 +135,17 @@ static void update_interest(struct conn *c) {
   watch(c, 1, (read_upstream ? EPOLLIN : 0) | (!c->connected || c->to_upstream.len ? EPOLLOUT : 0));
 }
 
+/** The group's last connection is leaving with tokens nobody will use: Node gives them back to the
+ * port's window. Sent before the connection's own last message, while Node still knows the group. */
+static void report_unused(struct conn *c) {
+  struct group *g = c->group;
+  if (g->references != 1 || g->tokens <= 0 || epoch_ms() >= g->expires_ms) return;
+  char json[160];
+  snprintf(json, sizeof json, "{\"t\":\"unused\",\"group\":%lld,\"tokens\":%lld,\"expires\":%lld}", g->id, g->tokens, g->expires_ms);
+  channel_send(json);
+  g->tokens = 0;
+}
+
 /** Lets go of both sockets: the client one is Node's too, so it stays open there. */
 static void release(struct conn *c) {
   if (c->closed) return;
@@ -149,6 +160,7 @@ static void release(struct conn *c) {
 /** The connection is over: Node closes its copy of the client socket. */
 static void finish(struct conn *c) {
   if (c->closed) return;
+  report_unused(c);
   send_event("closed", "id", c->id);
   release(c);
 }
@@ -162,6 +174,7 @@ static void hand_back(struct conn *c) {
   buffer_append_str(&json, start);
   base64_encode(c->pending.data, c->pending.len, &json);
   buffer_append(&json, "\"}", 3);
+  report_unused(c);
   channel_send(json.data);
   buffer_free(&json);
   release(c);
@@ -350,6 +363,7 @@ static void on_upstream(struct conn *c, uint32_t events) {
     socklen_t size = sizeof error;
     getsockopt(c->upstream, SOL_SOCKET, SO_ERROR, &error, &size);
     if (error) {
+      report_unused(c);
       send_event("unreachable", "id", c->id);
       return release(c);
     }
@@ -478,6 +492,7 @@ void connection_open(const char *json, size_t len, int client) {
     c->closed = 1;
     close(client);
     if (c->upstream >= 0) close(c->upstream);
+    report_unused(c);
     release_group(g);
     send_event("unreachable", "id", c->id);
     return;

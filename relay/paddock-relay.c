@@ -19,6 +19,7 @@
 //   revoke  {group}                    the port changed (password, stopped): send no further request
 // relay → Node:
 //   need {group}   back {id, first, leftover}   closed {id}   unreachable {id}   active {group}
+//   unused {group, tokens, expires}   (the group's last connection is going: tokens to give back)
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

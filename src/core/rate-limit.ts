@@ -19,6 +19,9 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** Two readings of one window's end differ by the time between them; windows are a minute or more. */
+const SAME_WINDOW_MS = 1000;
+
 export class Limiter {
   constructor(
     private readonly limiter: RateLimiterAbstract,
@@ -58,6 +61,16 @@ export class Limiter {
       if (over > 0) await this.limiter.reward(key, over);
       return { granted: wanted - Math.max(0, over), expiresAt: Date.now() + rejection.msBeforeNext };
     }
+  }
+
+  /**
+   * Returns points `take` granted and nobody used, while the window they came from is still the current
+   * one (its end within a second of `expiresAt`): a later window never gets them.
+   */
+  async giveBack(key: string, points: number, expiresAt: number): Promise<void> {
+    const res = await this.limiter.get(key);
+    if (!res || points <= 0 || Math.abs(Date.now() + res.msBeforeNext - expiresAt) > SAME_WINDOW_MS) return;
+    await this.limiter.reward(key, Math.min(points, res.consumedPoints));
   }
 
   /** How many points `key` has used in the current window, without consuming one. */

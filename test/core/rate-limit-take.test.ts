@@ -33,4 +33,18 @@ describe.each(['memory', 'postgres'] as const)('Limiter.take (%s)', (backend) =>
     expect((await limiter.consume('port')).allowed).toBe(false);
     expect((await limiter.take('other port', 4)).granted).toBe(4);
   });
+
+  it('takes back unused points into the window they came from, never into a later one', async () => {
+    const limiter = await (await factoryFor(backend)).create({ keyPrefix: 'give_back_test', points: 10, durationSeconds: 60 });
+    const batch = await limiter.take('port', 8);
+    await limiter.giveBack('port', 3, batch.expiresAt);
+    expect((await limiter.used('port')).consumed).toBe(5);
+    // A grant from another window (its end a minute off) gives nothing back.
+    await limiter.giveBack('port', 3, batch.expiresAt + 60_000);
+    expect((await limiter.used('port')).consumed).toBe(5);
+    // Never below nothing used.
+    await limiter.giveBack('port', 50, batch.expiresAt);
+    expect((await limiter.used('port')).consumed).toBe(0);
+    expect((await limiter.take('port', 20)).granted).toBe(10);
+  });
 });

@@ -73,6 +73,9 @@ export class PreviewProxy {
   constructor(private readonly options: PreviewProxyOptions) {
     this.relay = new RelayProcess({
       grant: (group) => this.grant(group),
+      giveBack: (group, tokens, expiresAt) => {
+        this.options.requests.giveBack(group.label, tokens, expiresAt).catch((err) => this.options.log.warn({ err }, 'could not give back preview rate-limit tokens'));
+      },
       onActivity: (group) => this.noteActivity(group.sandboxId),
       onUnreachable: (client) => {
         const target = this.relayed.get(client)?.target;

@@ -33,6 +33,7 @@ const seen: Seen[] = [];
 const outcomes = new Map<net.Socket, (outcome: Outcome) => void>();
 let tokens: number[] = [];
 let grants = 0;
+const givenBack: number[] = [];
 let group: RelayGroup;
 let relayTo = { port: 0 };
 /** What admitted the first request of the next connection (the port is protected here). */
@@ -64,6 +65,7 @@ beforeAll(async () => {
       grants++;
       return { tokens: tokens.shift() ?? 0, expiresAt: Date.now() + 60_000 };
     },
+    giveBack: (_group, unusedTokens) => givenBack.push(unusedTokens),
     onActivity: () => undefined,
     onUnreachable: (client) => outcomes.get(client)?.({ kind: 'unreachable' }),
     handBack: (client, leftover, first) => outcomes.get(client)?.({ kind: 'back', leftover, first }),
@@ -100,6 +102,7 @@ afterEach(() => {
   seen.length = 0;
   tokens = [];
   grants = 0;
+  givenBack.length = 0;
   relayTo = { port: upstreamPort };
   proof = null;
 });
@@ -226,6 +229,31 @@ describe('the preview relay process', () => {
     expect(result.leftover!.toString()).toBe('GET /n4 HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
     expect(seen.map((s) => s.url)).toEqual(['/n1', '/n2', '/n3']);
     expect(grants).toBe(2);
+    socket.destroy();
+  });
+
+  it("reports a group's unused tokens when its last connection ends, and none it spent", async () => {
+    tokens = [10];
+    const { socket, received, outcome } = connect();
+    for (const path of ['/admitted', '/t1', '/t2']) {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n`);
+      await until(() => received().includes(`answer to GET ${path}`));
+    }
+    socket.end();
+    expect((await outcome).kind).toBe('closed');
+    // The admitted request was counted by the server; two of the ten tokens were spent.
+    expect(givenBack).toEqual([8]);
+  });
+
+  it('reports unused tokens when the last connection is sent back', async () => {
+    tokens = [5];
+    const { socket, received, outcome } = connect();
+    socket.write('GET /admitted HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\nGET /t1 HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await until(() => received().includes('answer to GET /t1'));
+    socket.write('GET / HTTP/1.1\r\nHost: api.localhost\r\n\r\n');
+    expect((await outcome).kind).toBe('back');
+    await until(() => givenBack.length > 0);
+    expect(givenBack).toEqual([4]);
     socket.destroy();
   });
 

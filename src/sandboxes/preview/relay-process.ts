@@ -50,6 +50,8 @@ export interface RelayedConnection {
 export interface RelayProcessOptions {
   /** Requests the group may send, and until when (epoch ms); 0 tokens sends the next request back. */
   grant(group: RelayGroup): Promise<{ tokens: number; expiresAt: number }>;
+  /** The group's last connection ended with `tokens` of a grant unused (granted for the window ending at `expiresAt`). */
+  giveBack(group: RelayGroup, tokens: number, expiresAt: number): void;
   onActivity(group: RelayGroup): void;
   /** Nothing accepted the connection to the sandbox: answer the client. */
   onUnreachable(client: net.Socket): void;
@@ -65,7 +67,8 @@ type RelayMessage =
   | { t: 'back'; id: number; first: number; leftover: string }
   | { t: 'closed'; id: number }
   | { t: 'unreachable'; id: number }
-  | { t: 'active'; group: number };
+  | { t: 'active'; group: number }
+  | { t: 'unused'; group: number; tokens: number; expires: number };
 
 interface NodeSocketHandle {
   reading: boolean;
@@ -164,10 +167,11 @@ export class RelayProcess {
   }
 
   private onMessage(message: RelayMessage): void {
-    if (message.t === 'need' || message.t === 'active') {
+    if (message.t === 'need' || message.t === 'active' || message.t === 'unused') {
       const group = this.groups.get(message.group);
       if (!group) return;
       if (message.t === 'active') return this.options.onActivity(group);
+      if (message.t === 'unused') return this.options.giveBack(group, message.tokens, message.expires);
       this.options.grant(group).then(
         ({ tokens, expiresAt }) => this.child?.send({ t: 'grant', group: group.id, tokens, expires: expiresAt }),
         (err) => {
