@@ -234,34 +234,34 @@ static int is_paddock_credential(const char *value, size_t len, int port_is_prot
   return port_is_protected && len > 5 && starts_with_nocase(value, len, "basic") && (value[5] == ' ' || value[5] == '\t');
 }
 
+/** The next `name=value` pair of a Cookie header value, trimmed (empty between two semicolons). */
+static int next_cookie_pair(const char *value, size_t len, size_t *at, const char **pair, size_t *pair_len) {
+  if (*at > len) return 0;
+  const char *semicolon = memchr(value + *at, ';', len - *at);
+  size_t stop = semicolon ? (size_t)(semicolon - value) : len;
+  *pair = value + *at;
+  *pair_len = stop - *at;
+  trim(pair, pair_len);
+  *at = stop + 1;
+  return 1;
+}
+
 int cookie_has_pair(const char *value, size_t len, const char *pair, size_t pair_len) {
-  size_t at = 0;
-  while (at <= len) {
-    const char *semicolon = memchr(value + at, ';', len - at);
-    size_t stop = semicolon ? (size_t)(semicolon - value) : len;
-    const char *candidate = value + at;
-    size_t candidate_len = stop - at;
-    trim(&candidate, &candidate_len);
+  const char *candidate;
+  size_t candidate_len, at = 0;
+  while (next_cookie_pair(value, len, &at, &candidate, &candidate_len))
     if (candidate_len == pair_len && memcmp(candidate, pair, pair_len) == 0) return 1;
-    at = stop + 1;
-  }
   return 0;
 }
 
 /** Appends a Cookie line without the preview cookie, or nothing when no other cookie is left. */
 static void append_cookie_without_preview(const char *value, size_t len, struct buffer *out) {
-  size_t kept = 0, at = 0;
-  while (at <= len) {
-    const char *semicolon = memchr(value + at, ';', len - at);
-    size_t stop = semicolon ? (size_t)(semicolon - value) : len;
-    const char *pair = value + at;
-    size_t pair_len = stop - at;
-    trim(&pair, &pair_len);
-    if (pair_len && !(pair_len >= sizeof COOKIE_PREFIX - 1 && memcmp(pair, COOKIE_PREFIX, sizeof COOKIE_PREFIX - 1) == 0)) {
-      buffer_append_str(out, kept++ ? "; " : "Cookie: ");
-      buffer_append(out, pair, pair_len);
-    }
-    at = stop + 1;
+  const char *pair;
+  size_t pair_len, kept = 0, at = 0;
+  while (next_cookie_pair(value, len, &at, &pair, &pair_len)) {
+    if (!pair_len || (pair_len >= sizeof COOKIE_PREFIX - 1 && memcmp(pair, COOKIE_PREFIX, sizeof COOKIE_PREFIX - 1) == 0)) continue;
+    buffer_append_str(out, kept++ ? "; " : "Cookie: ");
+    buffer_append(out, pair, pair_len);
   }
   if (kept) buffer_append(out, "\r\n", 2);
 }
