@@ -1,6 +1,7 @@
 // The preview proxy end to end: a Node HTTP + WebSocket server inside a real sandbox (runc and gVisor),
 // reached through Paddock by Host header, on SQLite and PostgreSQL.
 import http from 'node:http';
+import net from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +154,25 @@ describe.each(COMBOS)('previews on %s with %s', (runtime, backend) => {
     expect(nothing.body.toString()).toContain('Nothing is listening');
     const unknown = await preview(3000, '/', { id: 'sbx_00000000000000000000000000' });
     expect(unknown.status).toBe(404);
+  });
+
+  it('answers 400 to a request or upgrade with two Host headers, whichever comes first', async () => {
+    const raw = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(appPort, '127.0.0.1', () => socket.write(head));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const api = `127.0.0.1:${appPort}`;
+    for (const hosts of [[host(3000), api], [api, host(3000)]]) {
+      const request = await raw(`GET / HTTP/1.1\r\nHost: ${hosts[0]}\r\nHost: ${hosts[1]}\r\n\r\n`);
+      expect(request).toMatch(/^HTTP\/1\.1 400 /);
+      expect(request).toContain('more than one Host header');
+      const upgrade = await raw(`GET / HTTP/1.1\r\nHost: ${hosts[0]}\r\nhost: ${hosts[1]}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
+      expect(upgrade).toMatch(/^HTTP\/1\.1 400 /);
+    }
   });
 
   it('asks a browser for the password, then lets it in with a host-only HttpOnly cookie', async () => {
