@@ -9,8 +9,9 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
+# wrk is for `npm run bench` only (the preview benchmark's C client).
 bookworm_packages=(runc nftables iptables iproute2 debootstrap umoci skopeo e2fsprogs util-linux
-  mount psmisc git curl ca-certificates tini gcc libc6-dev)
+  mount psmisc git curl ca-certificates tini gcc libc6-dev wrk)
 trixie_source=/etc/apt/sources.list.d/paddock-trixie.sources
 trixie_pin=/etc/apt/preferences.d/paddock-trixie-runsc
 
