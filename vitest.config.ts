@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `api` runs files in parallel; `runtime` holds every test that starts sandboxes or a
-// host network and runs its files one at a time (they share the host's bridge, nftables and netns).
+// Two projects: `api` runs two files at a time (Vitest's default on two cores would be one: its files
+// mostly wait on servers, timers and PostgreSQL); `runtime` holds every test that starts sandboxes or a
+// host network and runs its files one at a time, after the api files (they share the host's bridge,
+// nftables and netns).
 const runtimeTests = ['test/runtime/**/*.test.ts', 'test/sandboxes/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/pipelines/runtime/**/*.test.ts', 'test/pipelines/eval-stage.test.ts'];
 
 export default defineConfig({
@@ -11,7 +13,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: runtimeTests } },
+      { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: 2 } },
       { extends: true, test: { name: 'runtime', include: runtimeTests, fileParallelism: false } },
     ],
   },
