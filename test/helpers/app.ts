@@ -71,12 +71,12 @@ export interface StartOptions {
 }
 
 /**
- * `PADDOCK_TEST_NETWORK_BASE` (10, 20, … 50) shifts every profile, and puts apps that asked for none on
+ * `PADDOCK_TEST_NETWORK_BASE` (10, 20, … 90) shifts every profile, and puts apps that asked for none on
  * a profile of their own, so two checkouts can run runtime tests on one host at the same time.
  */
 function effectiveProfile(requested: number | undefined): number | undefined {
   const base = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
-  if (!Number.isInteger(base) || ![0, 10, 20, 30, 40, 50].includes(base)) throw new Error('PADDOCK_TEST_NETWORK_BASE must be one of 0, 10, 20, 30, 40, 50');
+  if (!Number.isInteger(base) || (base < 0 || base > 90 || base % 10 !== 0)) throw new Error('PADDOCK_TEST_NETWORK_BASE must be one of 0, 10, 20, … 90');
   if (!requested) return base || undefined;
   return base + requested;
 }
