@@ -1,10 +1,31 @@
 // Conformance: what hostile code inside a sandbox must not be able to do, for every driver.
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cgroupVersion } from '../../src/runtime/host/cgroups.js';
+import { sandboxCgroupsPath } from '../../src/runtime/oci/sandbox-record.js';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
 import { shell, testRuntime, testSpec } from './support/environment.js';
 import { ensureTestTemplate } from './support/test-template.js';
+
+/** Tries every write a process could make under /sys/fs/cgroup, with values that would lift a limit; prints each that worked. */
+const cgroupWrites = [
+  'for dir in /sys/fs/cgroup /sys/fs/cgroup/*/; do',
+  '  mkdir "$dir/escape" 2>/dev/null && echo "made $dir/escape"',
+  '  for pair in cgroup.procs:$$ tasks:$$ pids.max:max memory.limit_in_bytes:-1 memory.max:max cpu.cfs_quota_us:-1 cpu.max:max; do',
+  '    file="$dir/${pair%%:*}"',
+  '    [ -e "$file" ] && (echo "${pair#*:}" > "$file") 2>/dev/null && echo "wrote $file"',
+  '  done',
+  'done',
+  'echo tried',
+].join('\n');
+
+async function hostMemoryLimitBytes(id: string): Promise<number> {
+  const file = (await cgroupVersion()) === 2
+    ? `/sys/fs/cgroup${sandboxCgroupsPath(id)}/memory.max`
+    : `/sys/fs/cgroup/memory${sandboxCgroupsPath(id)}/memory.limit_in_bytes`;
+  return Number((await readFile(file, 'utf8')).trim());
+}
 
 /** Calls a system call directly (no helper binary that could refuse on its own) and prints "result error". */
 async function rawSyscall(runtime: SandboxRuntime, id: string, number: number, args: string, setup = ''): Promise<string> {
@@ -73,6 +94,18 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: isolation', (driver) => 
     const result = await shell(runtime, spec.id, 'echo 1 > /proc/sys/kernel/sysrq 2>&1; echo "sysctl=$?"; echo c > /proc/sysrq-trigger 2>&1; echo "sysrq=$?"');
     expect(result.out).not.toContain('sysctl=0');
     expect(result.out).not.toContain('sysrq=0');
+  });
+
+  // runc shows the sandbox its own cgroups read-only; gVisor shows an empty read-only directory (runsc would
+  // mount the Sentry's emulated cgroupfs read-write, see oci/driver.ts).
+  it('cannot write the cgroup filesystem, and its limits still hold', async () => {
+    const result = await shell(runtime, spec.id, cgroupWrites);
+    expect(result.out).toBe('tried\n');
+    expect(await hostMemoryLimitBytes(spec.id)).toBe(spec.memoryMb * 1024 * 1024);
+    const seen = await shell(runtime, spec.id, 'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/memory.max 2>/dev/null; ls -A /sys/fs/cgroup');
+    if (driver === 'runc') expect(seen.out).toContain(`${spec.memoryMb * 1024 * 1024}\n`);
+    else expect(seen.out).toBe('');
+    expect((await shell(runtime, spec.id, 'echo still working')).out).toBe('still working\n');
   });
 
   it('has no network beyond loopback in mode none', async () => {

@@ -18,6 +18,7 @@ export class GvisorDriver implements OciDriver {
   readonly sizesMemoryAtStart = true;
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
+  readonly mountsCgroupfs = false;
   readonly cli: RuntimeCli;
 
   constructor(private readonly root: string) {

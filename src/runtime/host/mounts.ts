@@ -63,6 +63,20 @@ export async function unmount(...targets: string[]): Promise<void> {
   }
 }
 
+/** Every lower directory of the overlays mounted on the host, as the mounts name them (symlinks unresolved). */
+export async function overlayLowerDirs(): Promise<string[]> {
+  const text = await readFile('/proc/self/mountinfo', 'utf8');
+  const dirs: string[] = [];
+  for (const line of text.split('\n')) {
+    const [, filesystem] = line.split(' - ');
+    const [type, , superOptions] = filesystem?.split(' ') ?? [];
+    if (type !== 'overlay' || !superOptions) continue;
+    const lowerDir = superOptions.split(',').find((option) => option.startsWith('lowerdir='));
+    if (lowerDir) dirs.push(...lowerDir.slice('lowerdir='.length).split(':').map(decodeMountPath));
+  }
+  return dirs;
+}
+
 function decodeMountPath(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }

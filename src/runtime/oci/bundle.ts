@@ -23,6 +23,8 @@ export interface BundleOptions {
   /** Join this network namespace (runc); null when the runtime is already started inside it (runsc). */
   netnsPath: string | null;
   seccomp: boolean;
+  /** Whether /sys/fs/cgroup shows the sandbox's cgroups (read-only) or stays an empty read-only directory. */
+  cgroupfs: boolean;
 }
 
 // The capabilities containerd and Docker grant by default; everything else (SYS_ADMIN, SYS_MODULE, NET_ADMIN …) is dropped.
@@ -36,7 +38,11 @@ const maskedPaths = [
   '/proc/timer_stats', '/proc/sched_debug', '/proc/scsi', '/sys/firmware', '/sys/devices/virtual/powercap',
 ];
 
-const readonlyPaths = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
+const cgroupfsMount = { destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', 'ro'] };
+
+// runc (1.1, cgroup v1) mounts the controllers under /sys/fs/cgroup read-only but leaves the tmpfs holding
+// them writable, whatever the mount's options say; listing it here remounts that tmpfs read-only too.
+const readonlyPaths = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger', '/sys/fs/cgroup'];
 
 /** Environment of every process in the sandbox: defaults, then the sandbox env, then per-process extras. */
 export function sandboxEnvironment(id: string, ...layers: (Record<string, string> | undefined)[]): string[] {
@@ -86,7 +92,7 @@ export async function buildOciConfig(options: BundleOptions): Promise<OciConfig>
       { destination: '/dev/shm', type: 'tmpfs', source: 'shm', options: ['nosuid', 'noexec', 'nodev', 'mode=1777', 'size=65536k'] },
       { destination: '/dev/mqueue', type: 'mqueue', source: 'mqueue', options: ['nosuid', 'noexec', 'nodev'] },
       { destination: '/sys', type: 'sysfs', source: 'sysfs', options: ['nosuid', 'noexec', 'nodev', 'ro'] },
-      { destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', 'ro'] },
+      ...(options.cgroupfs ? [cgroupfsMount] : []),
       { destination: sandboxInitPath, type: 'bind', source: hostInitBinary, options: ['rbind', 'ro', 'nosuid', 'nodev'] },
       { destination: sandboxAgentPath, type: 'bind', source: hostAgentBinary, options: ['rbind', 'ro', 'nosuid', 'nodev'] },
       { destination: sandboxAgentDir, type: 'bind', source: options.agentDir, options: ['rbind', 'ro', 'nosuid', 'nodev', 'noexec'] },

@@ -26,6 +26,11 @@ export interface OciDriver {
   readonly usesSeccompProfile: boolean;
   /** runc joins the netns from config.json; runsc is started inside it and uses its host network there. */
   readonly joinsNetnsFromConfig: boolean;
+  /**
+   * runc shows the sandbox its own host cgroups at /sys/fs/cgroup, read-only. runsc would mount the Sentry's
+   * emulated cgroupfs read-write whatever the options say, reporting no limit at all, so gVisor gets none.
+   */
+  readonly mountsCgroupfs: boolean;
   prepareHost(): Promise<void>;
   start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void>;
   /**

@@ -121,6 +121,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       id: spec.id, rootfs: paths.rootfs, env: spec.env, cpus: spec.cpus, memoryMb: spec.memoryMb,
       pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath, agentDir: paths.agentDir,
       netnsPath: this.driver.joinsNetnsFromConfig ? record.netnsPath : null, seccomp: this.driver.usesSeccompProfile,
+      cgroupfs: this.driver.mountsCgroupfs,
     });
     await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
   }

@@ -17,6 +17,7 @@ export class RuncDriver implements OciDriver {
   readonly sizesMemoryAtStart = false;
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
+  readonly mountsCgroupfs = true;
   readonly cli: RuntimeCli;
 
   constructor(private readonly root: string) {

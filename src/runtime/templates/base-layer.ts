@@ -1,4 +1,4 @@
-// Builds the shared Debian 12 base layer once (debootstrap minbase); every built template sits on it.
+// Builds the shared Debian 12 base layer once per recipe (debootstrap minbase); every built template sits on it.
 import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from '../host/command.js';
@@ -7,11 +7,15 @@ import { runtimePaths } from '../paths.js';
 import { makeDirInRootfs, writeFileInRootfs } from '../rootfs/confined-write.js';
 import { aptCleanupScript, runInChroot } from './chroot.js';
 import { basePackages, debianSuite } from './catalog.js';
+import { baseLayerFingerprint } from './fingerprint.js';
 
-export const baseLayerName = '_layers/base';
+/** The current base layer, relative to the templates dir; an older one keeps its own name until removed. */
+export function baseLayerName(): string {
+  return `_layers/base-${baseLayerFingerprint()}`;
+}
 
 export function baseLayerDir(dataDir: string): string {
-  return path.join(runtimePaths(dataDir).layersDir, 'base');
+  return path.join(runtimePaths(dataDir).templatesDir, baseLayerName());
 }
 
 function baseReadyMarker(dataDir: string): string {

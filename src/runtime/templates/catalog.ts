@@ -61,8 +61,11 @@ export const templateCatalog: readonly TemplateDefinition[] = [
   },
 ];
 
-/** Packages every built template has, installed once in the shared base layer. */
-export const basePackages = ['ca-certificates', 'git', 'curl'];
+/**
+ * Packages every built template has, installed once in the shared base layer: what people and agents reach
+ * for first (ps, pkill, top and kill as a program from procps; less, unzip, jq, file, xz).
+ */
+export const basePackages = ['ca-certificates', 'git', 'curl', 'procps', 'less', 'unzip', 'jq', 'file', 'xz-utils'];
 
 export const debianSuite = 'bookworm';
 

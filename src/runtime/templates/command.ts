@@ -1,5 +1,6 @@
 // `paddock templates …`: build [names…] | import NAME ARCHIVE | status. Returns the process exit code.
-import { buildTemplates } from './build.js';
+import { buildState, buildTemplates } from './build.js';
+import { findTemplate } from './catalog.js';
 import { importTemplate } from './import.js';
 import { templateStatus } from './status.js';
 
@@ -20,7 +21,9 @@ export async function runTemplatesCommand(argv: string[], dataDir: string): Prom
     }
     if (subcommand === 'status' || subcommand === undefined) {
       for (const status of await templateStatus(dataDir)) {
-        log(`${status.name.padEnd(11)} ${status.ready ? 'ready' : `not ready: ${status.reason}; ${status.how_to_fix}`}`);
+        const outdated = status.ready && (await buildState(dataDir, findTemplate(status.name)!)) === 'outdated';
+        const ready = outdated ? `ready, built from an older recipe (run: paddock templates build ${status.name})` : 'ready';
+        log(`${status.name.padEnd(11)} ${status.ready ? ready : `not ready: ${status.reason}; ${status.how_to_fix}`}`);
       }
       return 0;
     }

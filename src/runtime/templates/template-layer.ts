@@ -1,5 +1,7 @@
 // Builds one template's own layer on top of the base: an overlay whose upper dir becomes the layer.
 // A recipe without apt packages only adds files, so its layer is written directly and needs no base yet.
+// The layer is named after its recipe's fingerprint and written beside any older one, which sandboxes
+// started from it keep using; the record switches to the new layer only once it is complete.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { run } from '../host/command.js';
@@ -8,17 +10,20 @@ import { runtimePaths } from '../paths.js';
 import type { LayerRecipe, TemplateDefinition } from './catalog.js';
 import { aptCleanupScript, runInChroot } from './chroot.js';
 import { baseLayerDir, baseLayerName } from './base-layer.js';
+import { templateFingerprint } from './fingerprint.js';
 import { templateDir, writeTemplateRecord } from './template-store.js';
 
 export async function buildTemplateLayer(dataDir: string, template: TemplateDefinition, log: (line: string) => void): Promise<void> {
   const recipe = template.recipe;
   if (!recipe) throw new Error(`template ${template.name} has no build recipe`);
+  const fingerprint = templateFingerprint(template);
   const dir = templateDir(dataDir, template.name);
-  const layerDir = path.join(dir, 'layer');
+  const layerName = `layer-${fingerprint}`;
+  const layerDir = path.join(dir, layerName);
   const workDir = path.join(dir, 'build-work');
   const mergedDir = path.join(dir, 'build-merged');
   await unmount(mergedDir);
-  await rm(dir, { recursive: true, force: true });
+  for (const leftover of [layerDir, workDir, mergedDir]) await rm(leftover, { recursive: true, force: true });
   await mkdir(layerDir, { recursive: true });
   await mkdir(workDir, { recursive: true });
   await mkdir(mergedDir, { recursive: true });
@@ -39,8 +44,9 @@ export async function buildTemplateLayer(dataDir: string, template: TemplateDefi
   await writeTemplateRecord(dataDir, {
     name: template.name,
     source: 'build',
-    layers: [`${template.name}/layer`, baseLayerName],
+    layers: [`${template.name}/${layerName}`, baseLayerName()],
     readyAt: new Date().toISOString(),
+    fingerprint,
   });
   log(`${template.name}: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -10,6 +10,8 @@ export interface TemplateRecord {
   /** Layer directories relative to the templates dir, top layer first. */
   layers: string[];
   readyAt: string;
+  /** The recipe's fingerprint when built here (see fingerprint.ts); absent for imports and older builds. */
+  fingerprint?: string;
 }
 
 export function templateDir(dataDir: string, name: string): string {
