@@ -45,7 +45,7 @@ import { SandboxMonitor } from './sandboxes/monitor.js';
 import { pauseRoutes } from './sandboxes/pause-routes.js';
 import { registerSnapshots } from './sandboxes/snapshots/plugin.js';
 import type { SnapshotService } from './sandboxes/snapshots/service.js';
-import { loadSecretsKey } from './secrets/key.js';
+import { derivedKey, loadSecretsKey } from './secrets/key.js';
 import { responseSealer } from './secrets/response-sealer.js';
 import { secretRoutes } from './secrets/routes.js';
 import { SecretService } from './secrets/service.js';
@@ -136,7 +136,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
   // Before any route is registered: it adds the Idempotency-Key header to the schemas of the routes that declare it.
   const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
-  const idempotency = await registerIdempotency(app, { db: storage.db, sealer: responseSealer(secretsKey), log: app.log, waitMs: config.idempotencyWaitMs });
+  const idempotency = await registerIdempotency(app, { db: storage.db, sealer: responseSealer(secretsKey), fingerprintKey: derivedKey(secretsKey, 'paddock idempotency fingerprints'), log: app.log, waitMs: config.idempotencyWaitMs });
   await registerOpenApi(app);
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));

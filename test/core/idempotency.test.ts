@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type Reply, type TestApp } from '../helpers/app.js';
-import { requestFingerprint } from '../../src/core/idempotency/fingerprint.js';
 
 const PIPELINE = { name: 'held', stages: [{ name: 'hold', type: 'await_approval' }] };
 
@@ -132,28 +131,32 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
   });
 
   it('makes a duplicate of a request still running wait, then answer 409 idempotency_in_progress with Retry-After', async () => {
-    // Another server process is mid-request with this key.
+    const body = { name: 'in-progress' };
+    const done = newKey();
+    expect((await post('/v1/account/keys', body, done)).status).toBe(201);
+    const { fingerprint } = await t.storage.db.selectFrom('idempotency_keys').select('fingerprint').where('key', '=', done).executeTakeFirstOrThrow();
+    // Another server process is mid-request with this key and this request.
     const idem = newKey();
-    const body = { ...PIPELINE, name: 'in-progress' };
     const now = new Date();
     await t.storage.db
       .insertInto('idempotency_keys')
-      .values({ account_id: accountId, key: idem, fingerprint: requestFingerprint('POST', '/v1/pipelines', body), method: 'POST', path: '/v1/pipelines', response_status: null, response_headers: null, response_body: null, created_at: now.toISOString(), completed_at: null, expires_at: new Date(now.getTime() + 86_400_000).toISOString() })
+      .values({ account_id: accountId, key: idem, fingerprint, method: 'POST', path: '/v1/account/keys', response_status: null, response_headers: null, response_body: null, created_at: now.toISOString(), completed_at: null, expires_at: new Date(now.getTime() + 86_400_000).toISOString() })
       .execute();
+    const keysNamed = async () => (await t.request('GET', '/v1/account/keys', { token: key })).body.filter((k: { name: string }) => k.name === 'in-progress').length;
     const started = Date.now();
-    const busy = await post('/v1/pipelines', body, idem);
+    const busy = await post('/v1/account/keys', body, idem);
     expect(busy.status).toBe(409);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(busy.body.error).toMatch(/still running/);
-    expect(await pipelineCount('in-progress')).toBe(0);
+    expect(await keysNamed()).toBe(1);
 
     // That server stopped mid-request: ten minutes on, the key is free for the retry to do the work.
     await t.storage.db.updateTable('idempotency_keys').set({ created_at: new Date(now.getTime() - 11 * 60_000).toISOString() }).where('key', '=', idem).execute();
-    const taken = await post('/v1/pipelines', body, idem);
+    const taken = await post('/v1/account/keys', body, idem);
     expect(taken.status).toBe(201);
     expect(replayed(taken)).toBeNull();
-    expect(await pipelineCount('in-progress')).toBe(1);
+    expect(await keysNamed()).toBe(2);
   });
 
   it('forgets keys after 24 h: the key can be used again and the periodic prune removes them', async () => {

@@ -13,12 +13,14 @@ describe('request fingerprint', () => {
     expect(canonicalJson({})).not.toBe(canonicalJson(undefined));
   });
 
-  it('depends on method, path and body', () => {
-    const base = requestFingerprint('POST', '/v1/sandboxes', { template: 'base' });
-    expect(requestFingerprint('POST', '/v1/sandboxes', { template: 'base' })).toBe(base);
-    expect(requestFingerprint('PUT', '/v1/sandboxes', { template: 'base' })).not.toBe(base);
-    expect(requestFingerprint('POST', '/v1/pipelines', { template: 'base' })).not.toBe(base);
-    expect(requestFingerprint('POST', '/v1/sandboxes', { template: 'node' })).not.toBe(base);
+  it('depends on method, path, body and the server key', () => {
+    const key = Buffer.alloc(32, 1);
+    const base = requestFingerprint(key, 'POST', '/v1/sandboxes', { template: 'base' });
+    expect(requestFingerprint(key, 'POST', '/v1/sandboxes', { template: 'base' })).toBe(base);
+    expect(requestFingerprint(key, 'PUT', '/v1/sandboxes', { template: 'base' })).not.toBe(base);
+    expect(requestFingerprint(key, 'POST', '/v1/pipelines', { template: 'base' })).not.toBe(base);
+    expect(requestFingerprint(key, 'POST', '/v1/sandboxes', { template: 'node' })).not.toBe(base);
+    expect(requestFingerprint(Buffer.alloc(32, 2), 'POST', '/v1/sandboxes', { template: 'base' })).not.toBe(base);
   });
 
 });

@@ -1,6 +1,6 @@
 // What makes two requests "the same request" for an idempotency key: method, path with query, and the
-// validated body compared as data (key order and whitespace do not matter, values and types do).
-import { createHash } from 'node:crypto';
+// body as the client sent it, compared as data (key order and whitespace do not matter, values and types do).
+import { createHmac } from 'node:crypto';
 
 /** JSON with object keys sorted at every depth; `undefined` (no body) is its own value. */
 export function canonicalJson(value: unknown): string {
@@ -15,6 +15,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(method).update('\0').update(url).update('\0').update(canonicalJson(body)).digest('hex');
+/** Keyed (HMAC-SHA256): a body can hold a secret value, and a plain hash of a weak one could be guessed from a database copy. */
+export function requestFingerprint(key: Buffer, method: string, url: string, body: unknown): string {
+  return createHmac('sha256', key).update(method).update('\0').update(url).update('\0').update(canonicalJson(body)).digest('hex');
 }

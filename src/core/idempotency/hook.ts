@@ -33,6 +33,8 @@ export interface ResponseSealer {
 export interface IdempotencyOptions {
   db: Kysely<Database>;
   sealer: ResponseSealer;
+  /** Keys the request fingerprints (HMAC). */
+  fingerprintKey: Buffer;
   log: PeriodicTaskLogger;
   /** How long a duplicate waits for the first request to answer before it gets 409 `idempotency_in_progress`. */
   waitMs: number;
@@ -98,7 +100,7 @@ export async function registerIdempotency(app: FastifyInstance, options: Idempot
   // Taken before validation fills in defaults: the request is compared as the client sent it.
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config?.idempotent && request.headers[IDEMPOTENCY_HEADER] !== undefined) {
-      fingerprints.set(request, requestFingerprint(request.method, request.url, request.body));
+      fingerprints.set(request, requestFingerprint(options.fingerprintKey, request.method, request.url, request.body));
     }
   });
 
