@@ -120,6 +120,19 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
     expect((await post('/v1/pipelines', { ...PIPELINE, name: 'scoped' }, scoped)).status).toBe(201);
   });
 
+  it('keeps no 5xx: the key is freed and a retry does the work again', async () => {
+    // This server has no sandbox runtime, so running a scenario answers 503.
+    const scenario = await post('/v1/evals/scenarios', { name: 'no-runtime', template: 'minimal', command: 'echo hello', checks: [{ type: 'exit_code', equals: 0 }] });
+    expect(scenario.status).toBe(201);
+    const idem = newKey();
+    const failed = await post(`/v1/evals/scenarios/${scenario.body.id}/run`, undefined, idem);
+    expect(failed.status).toBe(503);
+    expect(await t.storage.db.selectFrom('idempotency_keys').select('key').where('key', '=', idem).executeTakeFirst()).toBeUndefined();
+    const retried = await post(`/v1/evals/scenarios/${scenario.body.id}/run`, undefined, idem);
+    expect(retried.status).toBe(503);
+    expect(replayed(retried)).toBeNull();
+  });
+
   it('answers 400 for a key over 255 characters or empty, and accepts 255', async () => {
     const long = await post('/v1/pipelines', { ...PIPELINE, name: 'long-key' }, 'k'.repeat(256));
     expect(long.status).toBe(400);
