@@ -1,8 +1,9 @@
 // Routes declare `config: { idempotent: true }`; this one hook honours the `Idempotency-Key` header on
 // them, as Stripe does: the first request with a key does the work and its answer is kept 24 h; the same
 // key with the same request gets that answer back (`Idempotent-Replayed: true`) without the work being
-// done again; with another request it is refused. It runs as a preHandler, after authentication (keys
-// are per account) and after schema validation (a request refused there is never stored).
+// done again; with another request it is refused. The key is claimed in preHandler, after
+// authentication (keys are per account) and schema validation (a request refused there never uses its
+// key), and the answer kept in onSend, before it is written.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { HttpError } from '../errors.js';
