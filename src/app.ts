@@ -16,6 +16,8 @@ import { loggerOptions } from './core/logging.js';
 import { registerOpenApi } from './core/openapi.js';
 import { limiterFactory } from './core/rate-limit.js';
 import { registerRequestGuard } from './core/request-guard.js';
+import { registerIdempotency } from './core/idempotency/hook.js';
+import type { IdempotencyStore } from './core/idempotency/store.js';
 import { systemRoutes } from './core/system-routes.js';
 import { buildValidator, describeValidationError } from './core/validation.js';
 import type { SandboxRuntime } from './runtime/runtime.js';
@@ -43,7 +45,8 @@ import { SandboxMonitor } from './sandboxes/monitor.js';
 import { pauseRoutes } from './sandboxes/pause-routes.js';
 import { registerSnapshots } from './sandboxes/snapshots/plugin.js';
 import type { SnapshotService } from './sandboxes/snapshots/service.js';
-import { loadSecretsKey } from './secrets/key.js';
+import { derivedKey, loadSecretsKey } from './secrets/key.js';
+import { responseSealer } from './secrets/response-sealer.js';
 import { secretRoutes } from './secrets/routes.js';
 import { SecretService } from './secrets/service.js';
 
@@ -68,6 +71,8 @@ export interface AppServices {
   evals: EvalService;
   pipelines: PipelinesFeature;
   secrets: SecretService;
+  /** Answers kept for Idempotency-Key retries (pruned every 15 minutes). */
+  idempotency: IdempotencyStore;
   /** Present when the app was built with a runtime. */
   snapshots: SnapshotService | null;
 }
@@ -129,6 +134,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const accounts = new AccountService(storage.db, config, loginFailures, app.log);
 
   await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
+  // Before any route is registered: it adds the Idempotency-Key header to the schemas of the routes that declare it.
+  const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
+  const idempotency = await registerIdempotency(app, { db: storage.db, sealer: responseSealer(secretsKey), fingerprintKey: derivedKey(secretsKey, 'paddock idempotency fingerprints'), log: app.log, waitMs: config.idempotencyWaitMs });
   await registerOpenApi(app);
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
@@ -148,7 +156,6 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   app.addHook('onClose', async () => sweeper.stop());
   app.addHook('onClose', async () => sessions.settled());
 
-  const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
   const secrets = new SecretService(storage.db, secretsKey);
   await app.register(secretRoutes(secrets));
 
@@ -202,5 +209,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     },
   });
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, snapshots } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, idempotency, snapshots } };
 }

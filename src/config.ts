@@ -67,6 +67,8 @@ export interface Config {
   computeRates: { usdPerVcpuHour: number; usdPerGibHour: number };
   /** Longest wait between two budget checks; checks also happen the moment a threshold is predicted to be crossed. */
   budgetCheckIntervalMs: number;
+  /** How long a request repeating an Idempotency-Key waits for the first one's answer before a 409. */
+  idempotencyWaitMs: number;
   pipelines: {
     /** Stage attempts one server process runs at the same time (parallel branches share it). */
     concurrency: number;
@@ -198,6 +200,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       usdPerGibHour: decimal('PADDOCK_COMPUTE_USD_PER_GIB_HOUR', env.PADDOCK_COMPUTE_USD_PER_GIB_HOUR, 0.0162, 0, 1_000_000),
     },
     budgetCheckIntervalMs: integer('PADDOCK_BUDGET_CHECK_INTERVAL_MS', env.PADDOCK_BUDGET_CHECK_INTERVAL_MS, 1000, 10, 60_000),
+    idempotencyWaitMs: integer('PADDOCK_IDEMPOTENCY_WAIT_MS', env.PADDOCK_IDEMPOTENCY_WAIT_MS, 10_000, 0, 60_000),
     pipelines: {
       concurrency: integer('PADDOCK_PIPELINE_CONCURRENCY', env.PADDOCK_PIPELINE_CONCURRENCY, 8, 1, 256),
       leaseSeconds: integer('PADDOCK_PIPELINE_LEASE_SECONDS', env.PADDOCK_PIPELINE_LEASE_SECONDS, 10, 2, 600),

@@ -50,7 +50,7 @@ export function accountRoutes(service: AccountService) {
     });
 
     app.post<{ Body: { name: string; scope?: ScopeName; expires_at?: string } }>('/v1/account/keys', {
-      config: { access: { kind: 'key', area: 'account' } },
+      config: { access: { kind: 'key', area: 'account' }, idempotent: true },
       schema: {
         tags: ['accounts'],
         summary: 'Create an API key',

@@ -45,7 +45,7 @@ export function alertRoutes(service: AlertService) {
     });
 
     app.put<Params & { Body: UpdateRuleInput }>('/v1/alerts/rules/:id', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['alerts'],
         summary: 'Change an alert rule',
@@ -67,7 +67,7 @@ export function alertRoutes(service: AlertService) {
     });
 
     app.post<Params>('/v1/alerts/:id/resolve', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['alerts'],
         summary: 'Resolve an alert',

@@ -4,6 +4,8 @@ import type { Principal, RouteAccess } from './access.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** Honours the Idempotency-Key header (src/core/idempotency/hook.ts). */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -18,6 +18,20 @@ a content-type other than \`application/json\` → 415, a body over the limit (1
 endpoints. Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds);
 over the limit → 429 with \`Retry-After\`.
 
+**Idempotency.** Every authenticated POST and PUT (creating sandboxes, snapshots, API keys, secrets, pipelines and
+their versions, pipeline runs, eval scenarios, suites and runs, alert rules, ingested events, and the actions: exec,
+pause, resume, restore, cancel, approve, reject, resolve, …) takes an optional \`Idempotency-Key\` header (1-255
+characters; longer → 400); the operations that do list it as a header parameter. Exceptions: \`exec/stream\` (answered
+as a stream) and \`PUT …/files/content\` (a raw body; writing the same bytes again is harmless). Keys are per account and
+kept 24 h. The first request with a key does the work, and its answer (status, body, headers such as \`Location\`) is
+kept, sealed, when it is a 2xx or a 4xx the work produced (a 404, a plan limit). A later request with the same key,
+method, path and body (compared as JSON: key order and spacing do not matter) gets that answer again with
+\`Idempotent-Replayed: true\`, and nothing is done again. The same key with another method, path or body → 422
+\`idempotency_conflict\`. A duplicate arriving while the first is still running waits for its answer (up to 10 s), then
+gets 409 \`idempotency_in_progress\` with \`Retry-After\`. Not kept, so a retry does the work: a 5xx, and requests refused
+before the work starts (401, a scope 403, 429, a 400 from body validation). A key whose request never answered (the
+server stopped mid-request) is freed after 10 minutes.
+
 **Ids and times.** Ids are opaque, prefixed and sortable by creation time (\`acc_…\`, \`key_…\`). Times are ISO 8601 UTC.`;
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {

@@ -39,7 +39,7 @@ export function evalRoutes(service: EvalService) {
     app.addSchema(EvalResult);
 
     app.post<{ Body: CreateScenarioInput }>('/v1/evals/scenarios', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: { tags, summary: 'Create an eval scenario', description: `${SCENARIO_DESCRIPTION} Names are unique per account (409).`, body: CreateScenarioBody, response: { 201: Type.Ref(Scenario), 409: Err, ...errors } },
       handler: async (request, reply) => reply.code(201).send(await service.createScenario(request.principal!.accountId, request.body)),
     });
@@ -57,7 +57,7 @@ export function evalRoutes(service: EvalService) {
     });
 
     app.put<Params & { Body: UpdateScenarioInput }>('/v1/evals/scenarios/:id', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: { tags, summary: 'Change an eval scenario', description: 'Any of the creation fields; the rest is kept. Recorded results stay, so a changed scenario is compared with the baseline of its earlier versions.', params: IdParams, body: UpdateScenarioBody, response: { 200: Type.Ref(Scenario), 404: Err, 409: Err, ...errors } },
       handler: async (request) => service.updateScenario(request.principal!.accountId, request.params.id, request.body),
     });
@@ -72,7 +72,7 @@ export function evalRoutes(service: EvalService) {
     });
 
     app.post<Params>('/v1/evals/scenarios/:id/run', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: { tags, summary: 'Run an eval scenario', description: 'No body. Runs the scenario now and answers 200 with the recorded result once it finished (up to the scenario\'s timeout plus sandbox creation).', params: IdParams, response: { 200: Type.Ref(EvalResult), 404: Err, 503: Err, ...errors } },
       handler: async (request) => {
         const accountId = request.principal!.accountId;
@@ -91,7 +91,7 @@ export function evalRoutes(service: EvalService) {
     });
 
     app.post<{ Body: CreateSuiteInput }>('/v1/evals/suites', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: { tags, summary: 'Create an eval suite', description: 'An ordered list of the account\'s scenarios, run one after another. pass_rate = passed scenarios / scenarios; score = mean scenario score. Names are unique per account (409).', body: CreateSuiteBody, response: { 201: Type.Ref(Suite), 409: Err, ...errors } },
       handler: async (request, reply) => reply.code(201).send(await service.createSuite(request.principal!.accountId, request.body)),
     });
@@ -109,7 +109,7 @@ export function evalRoutes(service: EvalService) {
     });
 
     app.put<Params & { Body: UpdateSuiteInput }>('/v1/evals/suites/:id', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: { tags, summary: 'Change an eval suite', description: 'Any of `name`, `description`, `scenario_ids`.', params: IdParams, body: UpdateSuiteBody, response: { 200: Type.Ref(Suite), 404: Err, 409: Err, ...errors } },
       handler: async (request) => service.updateSuite(request.principal!.accountId, request.params.id, request.body),
     });
@@ -124,7 +124,7 @@ export function evalRoutes(service: EvalService) {
     });
 
     app.post<Params>('/v1/evals/suites/:id/run', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: { tags, summary: 'Run an eval suite', description: 'No body. Runs every scenario of the suite in order and answers 200 with the recorded result.', params: IdParams, response: { 200: Type.Ref(EvalResult), 404: Err, 503: Err, ...errors } },
       handler: async (request) => {
         const accountId = request.principal!.accountId;

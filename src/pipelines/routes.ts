@@ -13,7 +13,7 @@ type Params = { Params: { id: string } };
 export function pipelineRoutes(service: PipelineService) {
   return async function register(app: FastifyInstance) {
     app.post<{ Body: DefinitionInput }>('/v1/pipelines', {
-      config: pipelineAccess,
+      config: { ...pipelineAccess, idempotent: true },
       schema: {
         tags: ['pipelines'],
         summary: 'Create a pipeline',
@@ -44,7 +44,7 @@ export function pipelineRoutes(service: PipelineService) {
     });
 
     app.put<Params & { Body: Omit<DefinitionInput, 'name'> & { name?: string } }>('/v1/pipelines/:id', {
-      config: pipelineAccess,
+      config: { ...pipelineAccess, idempotent: true },
       schema: {
         tags: ['pipelines'],
         summary: 'Update a pipeline (new version)',

@@ -14,7 +14,7 @@ type StateP = { Params: { id: string; run_id: string; key: string } };
 export function runRoutes(service: RunService) {
   return async function register(app: FastifyInstance) {
     app.post<{ Params: { id: string }; Body: StartRunInput }>('/v1/pipelines/:id/runs', {
-      config: pipelineAccess,
+      config: { ...pipelineAccess, idempotent: true },
       schema: {
         tags: ['pipelines'],
         summary: 'Start a run',
@@ -40,7 +40,7 @@ export function runRoutes(service: RunService) {
     });
 
     app.post<RunP>('/v1/pipelines/:id/runs/:run_id/cancel', {
-      config: pipelineAccess,
+      config: { ...pipelineAccess, idempotent: true },
       schema: { tags: ['pipelines'], summary: 'Cancel a run', description: 'Pending, running and paused runs become `canceled`; unfinished stages become `canceled`, running attempts are killed and their sandboxes destroyed. 409 when the run already ended.', params: RunParams, response: { 204: Type.Null(), ...errors } },
       handler: async (request, reply) => {
         await service.cancel(request.principal!.accountId, request.params.id, request.params.run_id);
@@ -69,7 +69,7 @@ export function runRoutes(service: RunService) {
 
     for (const decision of ['approve', 'reject'] as const) {
       app.post<RunP & { Body: { comment?: string } }>(`/v1/pipelines/:id/runs/:run_id/${decision}`, {
-        config: pipelineAccess,
+        config: { ...pipelineAccess, idempotent: true },
         schema: {
           tags: ['pipelines'],
           summary: decision === 'approve' ? 'Approve a paused run' : 'Reject a paused run',
@@ -108,7 +108,7 @@ export function runRoutes(service: RunService) {
     });
 
     app.put<StateP & { Body: PutStateInput }>('/v1/pipelines/:id/runs/:run_id/state/:key', {
-      config: pipelineAccess,
+      config: { ...pipelineAccess, idempotent: true },
       // A 1 MB value grows when JSON-escaped; the service measures the stored value and answers 400.
       bodyLimit: STATE_BODY_LIMIT_BYTES,
       schema: {

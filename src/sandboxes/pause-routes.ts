@@ -17,7 +17,7 @@ export function pauseRoutes(service: SandboxService, runtimeName: string) {
 
   return async function register(app: FastifyInstance) {
     app.post<Params>('/v1/sandboxes/:id/pause', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Pause a sandbox',
@@ -32,7 +32,7 @@ export function pauseRoutes(service: SandboxService, runtimeName: string) {
     });
 
     app.post<Params>('/v1/sandboxes/:id/resume', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Resume a paused sandbox',

@@ -28,7 +28,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
     });
 
     app.post<{ Body: CreateSandboxInput }>('/v1/sandboxes', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Create a sandbox',
@@ -70,7 +70,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
     });
 
     app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command',

@@ -12,7 +12,7 @@ type Params = { Params: { name: string } };
 export function secretRoutes(service: SecretService) {
   return async function register(app: FastifyInstance) {
     app.put<Params & { Body: PutSecretInput }>('/v1/secrets/:name', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['secrets'],
         summary: 'Set a secret',

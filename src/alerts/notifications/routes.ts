@@ -54,7 +54,7 @@ export function notificationRoutes(service: NotificationService) {
     });
 
     app.post('/v1/notifications/read-all', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['notifications'],
         summary: 'Mark every notification read',
@@ -76,7 +76,7 @@ export function notificationRoutes(service: NotificationService) {
     });
 
     app.put<{ Body: UpdateConfigInput }>('/v1/notifications/config', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['notifications'],
         summary: 'Change the notification config',
@@ -116,7 +116,7 @@ export function notificationRoutes(service: NotificationService) {
     });
 
     app.post<Params>('/v1/notifications/:id/read', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['notifications'],
         summary: 'Mark a notification read',

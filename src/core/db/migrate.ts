@@ -11,6 +11,7 @@ import * as pipelines from './migrations/0008_pipelines.js';
 import * as evals from './migrations/0009_evals.js';
 import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
 import * as runSessions from './migrations/0011_run_sessions.js';
+import * as idempotency from './migrations/0012_idempotency.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_evals': evals,
   '0010_sandbox_hosts': sandboxHosts,
   '0011_run_sessions': runSessions,
+  '0012_idempotency': idempotency,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -420,6 +420,7 @@ export interface Database {
   pipeline_run_events: PipelineRunEventsTable;
   snapshots: SnapshotsTable;
   account_secrets: AccountSecretsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export interface EvalScenariosTable {
@@ -502,4 +503,21 @@ export interface AccountSecretsTable {
   ciphertext: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  method: string;
+  path: string;
+  /** Null while the first request is running. */
+  response_status: number | null;
+  /** JSON object of header name to value. */
+  response_headers: string | null;
+  /** Sealed (AES-256-GCM) response body. */
+  response_body: string | null;
+  created_at: string;
+  completed_at: string | null;
+  expires_at: string;
 }

@@ -37,7 +37,7 @@ export function portRoutes(service: PortService) {
     });
 
     app.post<PortRoute & { Body: { password: string } }>('/v1/sandboxes/:id/ports/:port/protect', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Protect a port preview with a password',

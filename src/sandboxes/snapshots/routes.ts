@@ -18,7 +18,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
 
   return async function register(app: FastifyInstance) {
     app.post<Params & { Body: CreateSnapshotInput }>('/v1/sandboxes/:id/snapshots', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['snapshots'],
         summary: 'Snapshot a sandbox\'s filesystem',
@@ -85,7 +85,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
     });
 
     app.post<Params & { Body: RestoreSnapshotInput }>('/v1/snapshots/:id/restore', {
-      config: access,
+      config: { ...access, idempotent: true },
       schema: {
         tags: ['snapshots'],
         summary: 'Restore a snapshot into a running sandbox',

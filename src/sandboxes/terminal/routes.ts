@@ -94,7 +94,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
     }
 
     app.post<{ Params: { id: string } }>('/v1/sandboxes/:id/terminal/tickets', {
-      config: { access: { kind: 'key', area: 'sandboxes' } },
+      config: { access: { kind: 'key', area: 'sandboxes' }, idempotent: true },
       schema: {
         tags: ['terminal'],
         summary: 'Get a single-use ticket to open the terminal from a browser',
