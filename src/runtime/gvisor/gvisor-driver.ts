@@ -19,6 +19,7 @@ export class GvisorDriver implements OciDriver {
   readonly usesSeccompProfile = false;
   readonly joinsNetnsFromConfig = false;
   readonly mountsCgroupfs = false;
+  readonly needsRawHostTerminal = false;
   readonly cli: RuntimeCli;
 
   constructor(private readonly root: string) {

@@ -31,6 +31,12 @@ export interface OciDriver {
    * emulated cgroupfs read-write whatever the options say, reporting no limit at all, so gVisor gets none.
    */
   readonly mountsCgroupfs: boolean;
+  /**
+   * runc copies the sandbox's console to the host terminal byte for byte but makes that terminal raw only
+   * once it is copying, so output racing it gets "\r\r\n"; runsc's console relies on the host terminal's
+   * output processing (it sends bare "\n") and sets the modes itself.
+   */
+  readonly needsRawHostTerminal: boolean;
   prepareHost(): Promise<void>;
   start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void>;
   /**

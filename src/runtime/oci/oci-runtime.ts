@@ -233,7 +233,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
       cwd: request.cwd ?? '/workspace',
       tty: true,
     });
-    return spawnPty(prepared, request.cols, request.rows);
+    return spawnPty(prepared, request.cols, request.rows, this.driver.needsRawHostTerminal);
   }
 
   /**

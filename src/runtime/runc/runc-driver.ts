@@ -18,6 +18,7 @@ export class RuncDriver implements OciDriver {
   readonly usesSeccompProfile = true;
   readonly joinsNetnsFromConfig = true;
   readonly mountsCgroupfs = true;
+  readonly needsRawHostTerminal = true;
   readonly cli: RuntimeCli;
 
   constructor(private readonly root: string) {
