@@ -207,7 +207,11 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   });
 
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
-  app.addHook('onReady', async () => guardServer(app.server, allowedMethods));
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
   return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, snapshots } };
 }

@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, meaning: 'Too many requests (per account, per client IP, or failed logins); `Retry-After` says when to retry.' },
   headers_too_large: { status: 431, meaning: 'The request head is over the size limit (16 KiB); the connection is closed.' },
   internal_error: { status: 500, meaning: 'An unexpected failure on the server; nothing about it is disclosed.' },
+  shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
   runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 

@@ -63,6 +63,8 @@ function hostRefusal(request: IncomingMessage): Refusal | null {
   return null;
 }
 
+const SHUTTING_DOWN: Refusal = { status: 503, code: 'shutting_down', message: 'the server is shutting down: retry shortly' };
+
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -70,16 +72,18 @@ type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) 
  * Puts the Host check in front of every request and upgrade listener the server has, and answers
  * CONNECT and parse errors. Call once every other listener is in place (after the preview front door's
  * takeover in Fastify's onReady); the server must be created with `requireHostHeader: false`, or Node
- * answers a missing Host itself. `allowedMethods` lists the methods routes serve (`GET, HEAD, …`).
+ * answers a missing Host itself. `allowedMethods` lists the methods routes serve (`GET, HEAD, …`);
+ * once `closing()`, requests are answered 503 (keep-alive connections still send some while draining).
  */
-export function guardServer(server: Server, allowedMethods: () => string): void {
+export function guardServer(server: Server, allowedMethods: () => string, closing: () => boolean): void {
   server.removeAllListeners('clientError');
   server.on('clientError', (error: ClientError, socket: Duplex) => answerClientError(error, socket, allowedMethods));
   const onRequest = server.listeners('request') as RequestListener[];
   const onUpgrade = server.listeners('upgrade') as UpgradeListener[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const refusal = hostRefusal(request);
+    // Fastify answers requests that arrive while it drains with a 503 of its own shape.
+    const refusal = closing() ? SHUTTING_DOWN : hostRefusal(request);
     if (!refusal) for (const listener of onRequest) listener.call(server, request, response);
     else {
       response.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });

@@ -178,3 +178,30 @@ describe.each(BACKENDS)('rate-limit code on %s', (backend) => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe.each(BACKENDS)('draining on %s', (backend) => {
+  it('answers a request that arrives while the server drains with 503 shutting_down as JSON', async () => {
+    const t = await startApp(backend);
+    const { port } = new URL(t.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'whatever1' });
+    // The first request is under way (its body not sent yet) when the server starts to close, so its
+    // connection stays open, and the second, pipelined behind it, arrives during the drain.
+    socket.write(`POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const closed = t.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write(`${body}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await ended;
+    await closed;
+    const second = answer.indexOf('HTTP/1.1', 1);
+    expect(answer.slice(0, 12)).toBe('HTTP/1.1 401');
+    expect(second, answer).toBeGreaterThan(0);
+    const drained = parseRaw(answer.slice(second));
+    expect({ status: drained.status, body: drained.body }).toEqual({ status: 503, body: { error: 'the server is shutting down: retry shortly', code: 'shutting_down' } });
+  });
+});
