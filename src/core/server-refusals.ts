@@ -46,7 +46,9 @@ function clientErrorRefusal(error: ClientError, allowedMethods: () => string): R
 /** What Node's parser rejects, answered as JSON before the socket closes (Fastify's own answer is not the API's shape). */
 function answerClientError(error: ClientError, socket: Duplex, allowedMethods: () => string): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) socket.write(rawErrorResponse(clientErrorRefusal(error, allowedMethods)));
+  // Not in the middle of an answer to an earlier request on this connection: bytes would be mixed into it.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !answering?.headersSent) socket.write(rawErrorResponse(clientErrorRefusal(error, allowedMethods)));
   socket.destroy();
 }
 
