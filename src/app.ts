@@ -9,7 +9,7 @@ import { registerAlerts } from './alerts/plugin.js';
 import type { AlertService } from './alerts/service.js';
 import type { NotificationService } from './alerts/notifications/service.js';
 import { isReachable, type Storage } from './core/db/database.js';
-import { registerErrorHandling } from './core/error-handler.js';
+import { answerRouterError, registerErrorHandling } from './core/error-handler.js';
 import { newId } from './core/ids.js';
 import type { Outbox } from './core/outbox/outbox.js';
 import { loggerOptions } from './core/logging.js';
@@ -18,6 +18,7 @@ import { limiterFactory } from './core/rate-limit.js';
 import { registerRequestGuard } from './core/request-guard.js';
 import { registerIdempotency } from './core/idempotency/hook.js';
 import type { IdempotencyStore } from './core/idempotency/store.js';
+import { guardServer } from './core/server-refusals.js';
 import { systemRoutes } from './core/system-routes.js';
 import { buildValidator, describeValidationError } from './core/validation.js';
 import type { SandboxRuntime } from './runtime/runtime.js';
@@ -100,11 +101,14 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     // segment over 400 characters, encoded, is still a 414).
     routerOptions: { maxParamLength: 400 },
     schemaErrorFormatter: describeValidationError,
+    frameworkErrors: answerRouterError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A request without Host is answered as JSON by guardServer, not by Node with an empty body.
+    http: { requireHostHeader: false },
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
-  registerErrorHandling(app);
+  const allowedMethods = registerErrorHandling(app);
 
   // JSON only: text/plain on a JSON endpoint is a 415, and an empty JSON body (some clients send the
   // header on DELETE) is no body rather than an error.
@@ -208,6 +212,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       a2a: createA2aStage({ policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks } }),
     },
   });
+
+  // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
   return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, idempotency, snapshots } };
 }

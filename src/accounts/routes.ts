@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Scope as ScopeName } from '../core/access.js';
+import { ErrorResponse } from '../core/error-body.js';
 import type { AccountService } from './service.js';
-import { Account, ApiKey, CreateKeyBody, CreatedKey, ErrorBody, KeyParams, LoginBody, LoginResponse, SignupBody, SignupResponse } from './schemas.js';
+import { Account, ApiKey, CreateKeyBody, CreatedKey, KeyParams, LoginBody, LoginResponse, SignupBody, SignupResponse } from './schemas.js';
 
-const errors = { 400: Type.Ref(ErrorBody), 401: Type.Ref(ErrorBody), 403: Type.Ref(ErrorBody), 429: Type.Ref(ErrorBody) };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
 export function accountRoutes(service: AccountService) {
   return async function register(app: FastifyInstance) {
-    app.addSchema(ErrorBody);
     app.addSchema(Account);
     app.addSchema(ApiKey);
 
@@ -20,7 +20,7 @@ export function accountRoutes(service: AccountService) {
         summary: 'Create an account',
         description: 'Open. Returns the account and its first full-scope API key, shown once. An email already registered (in any letter case) answers 409.',
         body: SignupBody,
-        response: { 201: SignupResponse, 409: Type.Ref(ErrorBody), ...errors },
+        response: { 201: SignupResponse, 409: ErrorResponse, ...errors },
       },
       handler: async (request, reply) => reply.code(201).send(await service.signup(request.body)),
     });
@@ -63,7 +63,7 @@ export function accountRoutes(service: AccountService) {
 
     app.delete<{ Params: { id: string } }>('/v1/account/keys/:id', {
       config: { access: { kind: 'key', area: 'account' } },
-      schema: { tags: ['accounts'], summary: 'Revoke an API key', params: KeyParams, response: { 204: Type.Null(), 404: Type.Ref(ErrorBody), ...errors } },
+      schema: { tags: ['accounts'], summary: 'Revoke an API key', params: KeyParams, response: { 204: Type.Null(), 404: ErrorResponse, ...errors } },
       handler: async (request, reply) => {
         await service.revokeKey(request.principal!.accountId, request.params.id);
         return reply.code(204).send();

@@ -1,8 +1,6 @@
 // Request and response shapes of the account endpoints; they validate input and document the API.
 import { Type } from '@sinclair/typebox';
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error', description: 'Every non-2xx response outside agent delegation.' });
-
 export const Account = Type.Object(
   {
     id: Type.String({ examples: ['acc_01jz8k3m2q7c9w4x5y6z7a8b9c'] }),

@@ -70,7 +70,7 @@ export class AccountService {
   async signup(input: { email: string; password: string; name?: string }, plan: Plan = 'free') {
     const email = input.email.trim();
     const emailNormalized = normalizeEmail(email);
-    if (await store.findAccountByEmail(this.db, emailNormalized)) throw new Conflict('an account with this email already exists');
+    if (await store.findAccountByEmail(this.db, emailNormalized)) throw new Conflict('an account with this email already exists', 'already_exists');
     const passwordHash = await hashPassword(input.password);
     const now = nowIso();
     const account: store.AccountRow = {
@@ -90,7 +90,7 @@ export class AccountService {
         await store.insertApiKey(trx, this.keyRow(account.id, 'default', 'full', apiKey, null, now));
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new Conflict('an account with this email already exists');
+      if (isUniqueViolation(error)) throw new Conflict('an account with this email already exists', 'already_exists');
       throw error;
     }
     return { account: accountView(account), api_key: apiKey };
@@ -179,7 +179,7 @@ export class AccountService {
 
   async createKey(principal: Principal, input: { name: string; scope?: Scope; expires_at?: string }) {
     const scope = input.scope ?? 'full';
-    if (!scopeContains(principal.scope, scope)) throw new Forbidden(`a ${principal.scope}-scope credential cannot create a ${scope}-scope key`);
+    if (!scopeContains(principal.scope, scope)) throw new Forbidden(`a ${principal.scope}-scope credential cannot create a ${scope}-scope key`, 'scope_denied');
     let expiresAt: string | null = null;
     if (input.expires_at !== undefined) {
       const when = new Date(input.expires_at);

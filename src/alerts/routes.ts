@@ -4,9 +4,10 @@ import { Type } from '@sinclair/typebox';
 import type { Channel } from './rules.js';
 import { Alert, AlertRule, IdParams, ListAlertsQuery, MAX_PAGE_LIMIT, UpdateRuleBody, type ListAlertsInput, type UpdateRuleInput } from './schemas.js';
 import type { AlertService } from './service.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'alerts' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 429: Err };
 
 type Params = { Params: { id: string } };

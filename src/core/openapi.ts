@@ -10,9 +10,12 @@ delegates tasks to agents over A2A, records what agents do, raises alerts and me
 \`Authorization: Bearer <API_KEY>\` (\`svc_sk_…\`) or a dashboard session token from \`/login\` (\`svc_ds_…\`, full scope).
 A missing or invalid credential answers 401; a scope that does not cover the endpoint answers 403.
 
-**Errors.** \`{"error": "<message naming the problem>"}\`, except under agent delegation (\`/v1/a2a\`, \`/.well-known/agent\`)
-where the body is \`{"error": {"code", "message", "details"}}\`. Malformed JSON → 400, unknown body fields → 400,
-a content-type other than \`application/json\` → 415, a body over the limit (1 MiB unless an endpoint says otherwise) → 413.
+**Errors.** \`{"error": "<message naming the problem>", "code": "<code>", "field": "<field at fault>"}\` (\`field\` only when one
+field is at fault), except under agent delegation (\`/v1/a2a\`, \`/.well-known/agent\`) where the body is
+\`{"error": {"code", "message", "details"}}\`. Malformed JSON → 400, unknown body fields → 400, a content-type other than
+\`application/json\` → 415, a body over the limit (1 MiB unless an endpoint says otherwise) → 413, a method no route serves
+(TRACE, CONNECT, …) → 405. The \`code\` is stable and tells apart answers of one status (a 403 for scope from a 403 for a
+plan limit); messages may be reworded. The \`Error\` schema lists every code with its status and meaning.
 
 **Rate limits.** Per account by plan (free 60/min, pro 300, team 1000, enterprise configurable), per client IP on open
 endpoints. Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds);
@@ -42,6 +45,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_sk_…) or session token (svc_ds_…)' } } },
       security: [{ bearer: [] }],
     },
+    // Shared schemas appear under their own names (#/components/schemas/Error), not def-0, def-1, ….
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // Open routes need no credential: say so per operation.
     transform: ({ schema, url, route }) => {
       const open = route.config?.access?.kind === 'open';

@@ -67,7 +67,7 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
     if (!credential && !ticket) throw new Unauthorized(`missing API key: send Authorization: Bearer <API_KEY>${access.kind === 'ticket' ? ' or a ?ticket= obtained with it' : ''}`);
     if (!principal) throw new Unauthorized('invalid, expired or revoked API key');
     if (!scopeAllows(principal.scope, access.area, request.method, access.writes)) {
-      throw new Forbidden(`this ${principal.scope}-scope key cannot ${request.method} ${access.area} endpoints`);
+      throw new Forbidden(`this ${principal.scope}-scope key cannot ${request.method} ${access.area} endpoints`, 'scope_denied');
     }
     request.principal = principal;
   });

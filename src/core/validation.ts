@@ -1,6 +1,6 @@
 // Request validation: bodies are checked strictly (no type coercion, unknown fields rejected), while
 // querystrings and path params coerce "20" to 20 as every HTTP client expects. Error messages name the
-// offending field as `body.email`, `query.limit`.
+// offending field as `body.email`, `query.limit`, and carry it as `field` for the error body.
 import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
@@ -33,12 +33,15 @@ export function describeValidationError(errors: FastifySchemaValidationError[], 
   const at = fieldPath(dataVar, error);
   const params = error.params as Record<string, unknown>;
   let message: string;
+  let field = at;
   switch (error.keyword) {
     case 'required':
-      message = `${at}.${params.missingProperty} is required`;
+      field = `${at}.${params.missingProperty}`;
+      message = `${field} is required`;
       break;
     case 'additionalProperties':
-      message = `${at}.${params.additionalProperty} is not a known field`;
+      field = `${at}.${params.additionalProperty}`;
+      message = `${field} is not a known field`;
       break;
     case 'enum':
       message = `${at} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
@@ -49,9 +52,10 @@ export function describeValidationError(errors: FastifySchemaValidationError[], 
     default:
       message = `${at} ${error.message}`;
   }
-  const result = new Error(message) as Error & { statusCode: number; code: string; validation: unknown };
+  const result = new Error(message) as Error & { statusCode: number; code: string; field: string; validation: unknown };
   result.statusCode = 400;
-  result.code = 'invalid_input';
+  result.code = 'invalid_field';
+  result.field = field;
   result.validation = errors;
   return result;
 }

@@ -20,9 +20,10 @@ import {
 } from './schemas.js';
 import type { EvalService } from './service.js';
 import { scenarioView, suiteView } from './views.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'pipelines' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 429: Err };
 const tags = ['evals'];
 

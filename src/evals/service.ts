@@ -167,7 +167,7 @@ async function uniqueName(write: () => Promise<void>, what: string, name: string
   try {
     await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new Conflict(`a ${what} named ${name} already exists`);
+    if (isUniqueViolation(error)) throw new Conflict(`a ${what} named ${name} already exists`, 'already_exists');
     throw error;
   }
 }

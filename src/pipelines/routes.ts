@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { CreatePipelineBody, Page, Pipeline, PipelineListItem, PipelineParams, PipelineVersion, UpdatePipelineBody, VersionParams } from './schemas.js';
 import type { DefinitionInput, PipelineService } from './service.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 export const pipelineAccess = { access: { kind: 'key', area: 'pipelines' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 export const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
 type Params = { Params: { id: string } };

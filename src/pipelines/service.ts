@@ -41,7 +41,7 @@ export class PipelineService {
     try {
       await this.db.transaction().execute((trx) => store.insertPipeline(trx, row, version));
     } catch (error) {
-      if (isUniqueViolation(error)) throw new Conflict(`a pipeline named "${input.name}" already exists in this account`);
+      if (isUniqueViolation(error)) throw new Conflict(`a pipeline named "${input.name}" already exists in this account`, 'already_exists');
       throw error;
     }
     return pipelineView(row, version);

@@ -6,9 +6,10 @@ import { FILE_WRITE_LIMIT_BYTES, listDirectory, readFile, writeFile } from './fi
 import { gitDiff } from './git.js';
 import { SandboxParams } from './schemas.js';
 import { SandboxUnavailable, type SandboxService } from './service.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 const PathQuery = Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096, description: 'Absolute, or relative to /workspace.' }) }, { additionalProperties: false });
 

@@ -4,9 +4,10 @@ import { Type } from '@sinclair/typebox';
 import { SandboxParams } from './schemas.js';
 import { PauseResult } from './snapshots/schemas.js';
 import type { SandboxService } from './service.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 type Params = { Params: { id: string } };
 

@@ -7,9 +7,10 @@ import { templateStatus } from '../runtime/templates/index.js';
 import { ExecBody, ExecResult, ListQuery, Sandbox, SandboxCreated, SandboxListItem, SandboxParams, CreateSandboxBody, type CreateSandboxInput, type ExecInput } from './schemas.js';
 import type { SandboxService } from './service.js';
 import { sandboxCreatedView, sandboxListItem } from './views.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
 type Params = { Params: { id: string } };

@@ -205,7 +205,7 @@ export class SandboxService {
     await this.db.transaction().execute(async (trx) => {
       await store.lockAccount(trx, row.account_id, this.dialect);
       if (limit !== null && (await store.countLiveSandboxes(trx, row.account_id)) >= limit) {
-        throw new LimitExceeded(`the ${plan} plan allows ${limit} concurrent sandboxes; destroy one or upgrade your plan`);
+        throw new LimitExceeded(`the ${plan} plan allows ${limit} concurrent sandboxes; destroy one or upgrade your plan`, 'plan_limit');
       }
       await store.insertSandbox(trx, row);
     });

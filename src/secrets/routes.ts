@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { PutSecretBody, Secret, SecretParams, type PutSecretInput } from './schemas.js';
 import type { SecretService } from './service.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'account' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 type Params = { Params: { name: string } };
 

@@ -19,7 +19,7 @@ export class SecretService {
     const now = nowIso();
     const existing = await store.findSecret(this.db, accountId, name);
     if (!existing && (await store.countSecrets(this.db, accountId)) >= MAX_SECRETS_PER_ACCOUNT) {
-      throw new LimitExceeded(`an account can hold ${MAX_SECRETS_PER_ACCOUNT} secrets; delete one first`);
+      throw new LimitExceeded(`an account can hold ${MAX_SECRETS_PER_ACCOUNT} secrets; delete one first`, 'quota_exceeded');
     }
     const row = { account_id: accountId, name, ciphertext: encryptSecret(this.key, accountId, name, value), created_at: existing?.created_at ?? now, updated_at: now };
     await store.upsertSecret(this.db, row);

@@ -6,10 +6,11 @@ import { SandboxParams } from '../sandboxes/schemas.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_INGEST_BODY_BYTES, type EventType } from './ingest-validation.js';
 import { AccountSessionListQuery, IngestBody, IngestResult, MAX_REPLAY_LIMIT, ReplayPage, ReplayQuery, ReplaySummary, Session, SessionListQuery, SessionParams } from './schemas.js';
 import { RECORDED_OUTPUT_CHARS, type SessionService } from './service.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const readSessions = { access: { kind: 'key', area: 'sessions' } } as const;
 const writeEvents = { access: { kind: 'key', area: 'events' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
 type Params = { Params: { id: string } };

@@ -17,7 +17,7 @@ describe.each(BACKENDS)('HTTP behaviour on %s', (backend) => {
     const reply = await t.request('GET', '/v1/nope', { token: key });
     expect(reply.status).toBe(404);
     expect(reply.headers.get('content-type')).toMatch(/application\/json/);
-    expect(reply.body).toEqual({ error: 'no route for GET /v1/nope' });
+    expect(reply.body).toEqual({ error: 'no route for GET /v1/nope', code: 'not_found' });
   });
 
   it('answers malformed JSON with 400', async () => {

@@ -239,6 +239,9 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     const plain = await t.request('GET', `/v1/sandboxes/${sandbox.id}/terminal`, { token: key });
     expect(plain.status).toBe(426);
     expect(plain.body.error).toMatch(/WebSocket/);
+    // Ownership comes first, as on every other route of another account's sandbox.
+    const plainForeign = await t.request('GET', `/v1/sandboxes/${sandbox.id}/terminal`, { token: stranger });
+    expect({ status: plainForeign.status, code: plainForeign.body.code }).toEqual({ status: 404, code: 'not_found' });
   });
 
   it('counts terminal traffic as sandbox activity', async () => {

@@ -98,7 +98,7 @@ describe.each(BACKENDS)('replay on %s', (backend) => {
     for (const id of ['nope', 'x'.repeat(128), '%00', encodeURIComponent("' or 1=1 --"), 'ses_01m8000000000000000000000']) {
       const reply = await replay(id);
       expect(reply.status, id).toBe(404);
-      expect(reply.body).toEqual({ error: 'session not found' });
+      expect(reply.body).toEqual({ error: 'session not found', code: 'not_found' });
     }
     expect((await replay('x'.repeat(129))).status).toBe(400);
     expect((await t.request('GET', '/v1/sandboxes/%00/sessions', { token: key })).status).toBe(404);

@@ -114,7 +114,7 @@ describe.each(BACKENDS)('sessions on %s', (backend) => {
       expect((await t.request('GET', `/v1/sessions/private${suffix}`, { token: other.key })).status).toBe(404);
       const unknown = await t.request('GET', `/v1/sessions/no-such-session${suffix}`, { token: key });
       expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual({ error: 'session not found' });
+      expect(unknown.body).toEqual({ error: 'session not found', code: 'not_found' });
     }
   });
 

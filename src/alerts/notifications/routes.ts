@@ -17,9 +17,10 @@ import {
   type UpdateConfigInput,
 } from './schemas.js';
 import type { NotificationService } from './service.js';
+import { ErrorResponse } from '../../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'alerts' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 429: Err };
 
 type Params = { Params: { id: string } };

@@ -69,12 +69,12 @@ function replayableHeaders(reply: FastifyReply): Record<string, string> {
   return kept;
 }
 
-function conflict(key: string, row: StoredKey, method: string, path: string): HttpError {
+function conflict(key: string, row: StoredKey, method: string, path: string): HttpError<422> {
   const where = row.method === method && row.path === path ? `${row.method} ${row.path} with another body` : `${row.method} ${row.path}`;
   return new HttpError(422, `Idempotency-Key ${JSON.stringify(key)} was first used for ${where}: a key names one request, use a new key for a different one`, 'idempotency_conflict', { field: IDEMPOTENCY_HEADER });
 }
 
-function inProgress(key: string): HttpError {
+function inProgress(key: string): HttpError<409> {
   return new HttpError(409, `the first request with Idempotency-Key ${JSON.stringify(key)} is still running: retry after it answers`, 'idempotency_in_progress', { field: IDEMPOTENCY_HEADER }, { 'retry-after': '1' });
 }
 

@@ -14,7 +14,8 @@ import http from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../core/db/schema.js';
-import { HttpError } from '../../core/errors.js';
+import { errorBody } from '../../core/error-handler.js';
+import { HttpError, Invalid, Unauthorized } from '../../core/errors.js';
 import type { ExposedHostPort } from '../../runtime/network/index.js';
 import type { StateService } from './service.js';
 
@@ -92,21 +93,21 @@ export class StateGateway {
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { ...headers, 'content-type': 'application/json' });
       response.end(body === null ? undefined : JSON.stringify(body));
     };
     try {
       const who = this.verify(request.headers.authorization);
-      if (!who) return send(401, { error: 'missing or invalid state token (Authorization: Bearer $PADDOCK_STATE_TOKEN)' });
+      if (!who) throw new Unauthorized('missing or invalid state token (Authorization: Bearer $PADDOCK_STATE_TOKEN)');
       const run = await this.db.selectFrom('pipeline_runs').select('status').where('id', '=', who.runId).executeTakeFirst();
-      if (!run || ENDED.includes(run.status)) return send(403, { error: 'the run has ended: its state token no longer works' });
+      if (!run || ENDED.includes(run.status)) throw new HttpError(403, 'the run has ended: its state token no longer works', 'run_ended');
       const url = new URL(request.url ?? '/', 'http://gateway');
       const match = /^\/v1\/state(?:\/(.+))?$/.exec(url.pathname);
-      if (!match) return send(404, { error: 'not found: use /v1/state or /v1/state/<key>' });
+      if (!match) throw new HttpError(404, 'not found: use /v1/state or /v1/state/<key>', 'not_found');
       const key = match[1] === undefined ? null : decodeURIComponent(match[1]);
       if (key === null) {
-        if (request.method !== 'GET') return send(405, { error: 'only GET on /v1/state' });
+        if (request.method !== 'GET') throw new HttpError(405, 'only GET on /v1/state', 'method_not_allowed', {}, { allow: 'GET' });
         return send(200, await this.state.list(who.runId));
       }
       switch (request.method) {
@@ -117,32 +118,22 @@ export class StateGateway {
           return send(204, null);
         case 'PUT': {
           const body = await readJson(request);
-          if (body === null || typeof body !== 'object' || Array.isArray(body)) return send(400, { error: 'body must be a JSON object: {value, type?, mime_type?, ttl_seconds?}' });
+          if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body must be a JSON object: {value, type?, mime_type?, ttl_seconds?}', 'invalid_field', { field: 'body' });
           const { value, type, mime_type: mimeType, ttl_seconds: ttlSeconds } = body as Record<string, unknown>;
-          if (type !== undefined && typeof type !== 'string') return send(400, { error: 'body.type must be a string' });
-          if (mimeType !== undefined && typeof mimeType !== 'string') return send(400, { error: 'body.mime_type must be a string' });
-          if (ttlSeconds !== undefined && !Number.isInteger(ttlSeconds)) return send(400, { error: 'body.ttl_seconds must be an integer' });
-          if (type !== undefined && !['string', 'json', 'file', 'patch', 'artifact'].includes(type as string)) return send(400, { error: 'body.type must be one of string, json, file, patch, artifact' });
+          if (type !== undefined && typeof type !== 'string') throw new Invalid('body.type', 'must be a string');
+          if (mimeType !== undefined && typeof mimeType !== 'string') throw new Invalid('body.mime_type', 'must be a string');
+          if (ttlSeconds !== undefined && !Number.isInteger(ttlSeconds)) throw new Invalid('body.ttl_seconds', 'must be an integer');
+          if (type !== undefined && !['string', 'json', 'file', 'patch', 'artifact'].includes(type as string)) throw new Invalid('body.type', 'must be one of string, json, file, patch, artifact');
           return send(200, await this.state.put(who.runId, key, { value, type: type as never, mime_type: mimeType as string | undefined, ttl_seconds: ttlSeconds as number | undefined }, who.stageName));
         }
         default:
-          return send(405, { error: 'use GET, PUT or DELETE' });
+          throw new HttpError(405, 'use GET, PUT or DELETE', 'method_not_allowed', {}, { allow: 'GET, PUT, DELETE' });
       }
     } catch (error) {
-      if (error instanceof HttpError) return send(error.statusCode, { error: error.message });
-      if (error instanceof BodyError) return send(error.status, { error: error.message });
+      if (error instanceof HttpError) return send(error.statusCode, errorBody(error.code, error.message, error.details), error.headers);
       this.log.warn({ err: error }, 'state gateway request failed');
-      return send(500, { error: 'internal error' });
+      return send(500, errorBody('internal_error', 'internal error'));
     }
-  }
-}
-
-class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
   }
 }
 
@@ -151,12 +142,12 @@ async function readJson(request: http.IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyError(413, `body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `body exceeds ${MAX_BODY_BYTES} bytes`, 'payload_too_large');
     chunks.push(chunk as Buffer);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new BodyError(400, 'body must be JSON');
+    throw new HttpError(400, 'body must be JSON', 'invalid_json');
   }
 }

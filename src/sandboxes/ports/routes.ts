@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { SandboxParams } from '../schemas.js';
 import type { PortService } from './service.js';
+import { ErrorResponse } from '../../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
 const PortParams = Type.Object({ ...SandboxParams.properties, port: Type.Integer({ minimum: 1, maximum: 65535 }) });

@@ -56,6 +56,6 @@ export class PortService {
 
   private async requireLive(accountId: string, sandboxId: string): Promise<void> {
     const sandbox = await this.sandboxes.get(accountId, sandboxId);
-    if (sandbox.status === 'destroyed') throw new Conflict('sandbox is destroyed');
+    if (sandbox.status === 'destroyed') throw new Conflict('sandbox is destroyed', 'sandbox_not_running');
   }
 }

@@ -5,9 +5,10 @@ import { SandboxParams } from '../schemas.js';
 import { CreateSnapshotBody, DownloadLink, DownloadQuery, RestoreResult, RestoreSnapshotBody, Snapshot, SnapshotParams, type CreateSnapshotInput, type RestoreSnapshotInput } from './schemas.js';
 import type { SnapshotService } from './service.js';
 import { snapshotView } from './views.js';
+import { ErrorResponse } from '../../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'snapshots' } } as const;
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 type Params = { Params: { id: string } };
 

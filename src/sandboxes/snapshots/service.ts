@@ -167,12 +167,12 @@ export class SnapshotService {
       if (kind === 'manual') {
         const count = await store.countSandboxSnapshots(trx, sandbox.id);
         if (count >= this.limits.perSandbox) {
-          throw new LimitExceeded(`sandbox ${sandbox.id} already has ${count} snapshots; the limit is ${this.limits.perSandbox} per sandbox. Delete one first`, 'snapshot_limit');
+          throw new LimitExceeded(`sandbox ${sandbox.id} already has ${count} snapshots; the limit is ${this.limits.perSandbox} per sandbox. Delete one first`, 'quota_exceeded');
         }
       }
       const used = await store.accountSnapshotBytes(trx, sandbox.account_id);
       if (used >= this.limits.accountMaxBytes) {
-        throw new LimitExceeded(`the account's snapshots already use ${gigabytes(used)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account. Delete some first`, 'snapshot_limit');
+        throw new LimitExceeded(`the account's snapshots already use ${gigabytes(used)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account. Delete some first`, 'quota_exceeded');
       }
       await store.insertSnapshot(trx, row);
     });
@@ -188,12 +188,12 @@ export class SnapshotService {
     const staged = this.stagingFile(row);
     if (sizeBytes > this.limits.maxBytes) {
       await rm(staged, { force: true });
-      throw new LimitExceeded(`the snapshot is ${gigabytes(sizeBytes)} compressed; the limit is ${gigabytes(this.limits.maxBytes)} per snapshot`, 'snapshot_limit');
+      throw new LimitExceeded(`the snapshot is ${gigabytes(sizeBytes)} compressed; the limit is ${gigabytes(this.limits.maxBytes)} per snapshot`, 'quota_exceeded');
     }
     const used = await store.accountSnapshotBytes(this.db, row.account_id);
     if (used + sizeBytes > this.limits.accountMaxBytes) {
       await rm(staged, { force: true });
-      throw new LimitExceeded(`the snapshot (${gigabytes(sizeBytes)}) would bring the account's snapshots to ${gigabytes(used + sizeBytes)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account`, 'snapshot_limit');
+      throw new LimitExceeded(`the snapshot (${gigabytes(sizeBytes)}) would bring the account's snapshots to ${gigabytes(used + sizeBytes)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account`, 'quota_exceeded');
     }
     await this.storage.put(row.storage_key, staged);
     const completed = { ...row, status: 'completed', size_bytes: sizeBytes, completed_at: nowIso() };

@@ -15,8 +15,9 @@ import { ActivityThrottle } from './activity.js';
 import { CLOSE, encodeControl, MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS, parseClientFrame } from './framing.js';
 import { TerminalSessions, type TerminalSession, type TerminalViewer } from './sessions.js';
 import { TerminalTickets, TICKET_TTL_SECONDS } from './tickets.js';
+import { ErrorResponse } from '../../core/error-body.js';
 
-const Err = Type.Object({ error: Type.String() });
+const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 const DEFAULT_SIZE = { cols: 80, rows: 24 };
 const MAX_INPUT_FRAME_BYTES = 1024 * 1024;
@@ -48,7 +49,7 @@ const TERMINAL_DESCRIPTION = `Upgrades to a WebSocket running a login shell (bas
 Use \`ws://\` when Paddock is reached over plain HTTP and \`wss://\` over TLS (Paddock itself or a TLS-terminating proxy in front of it): the scheme is the server's.
 
 **Authentication.** \`Authorization: Bearer <API_KEY>\` (scope \`full\` or \`sandbox\`; \`read\` keys get 403), or — for browsers, which cannot set headers on a WebSocket — \`?ticket=\` from POST /v1/sandboxes/{id}/terminal/tickets. Never put an API key in the URL.
-Every failure is answered before the upgrade as a JSON error: 401 (no or bad credential, ticket unknown, expired, already used or for another sandbox), 403 (scope), 404 (no such sandbox in this account, or unknown \`session\`), 409 (sandbox not running, or already 10 sessions), 426 (not a WebSocket upgrade).
+Every failure is answered before the upgrade as a JSON error, in this order: 401 (no or bad credential, ticket unknown, expired, already used or for another sandbox), 403 (scope), 404 (no such sandbox in this account), 426 (not a WebSocket upgrade), 409 (sandbox not running, or already 10 sessions), 404 (unknown \`session\`).
 
 **Framing.**
 - Client → server: binary frames are always keystrokes (raw bytes). A text frame is a control message when the whole frame is a JSON object with a string \`type\`; any other text frame is keystrokes (UTF-8). The control message is \`{"type":"resize","cols":120,"rows":40}\`; an unknown type or bad size is answered with \`{"type":"error","message":"…"}\` and otherwise ignored. A client that may send such JSON as input (a paste) sends its input as binary frames.
@@ -88,7 +89,10 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
     const pending = new WeakMap<FastifyRequest, TerminalSession>();
 
     async function runningSandbox(accountId: string, id: string) {
-      const row = await service.get(accountId, id);
+      return mustBeRunning(await service.get(accountId, id));
+    }
+
+    function mustBeRunning<T extends { status: string }>(row: T): T {
       if (row.status !== 'running') throw new HttpError(409, `sandbox is ${row.status}; a terminal needs a running sandbox`, 'sandbox_not_running');
       return row;
     }
@@ -131,10 +135,12 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
       config: { access: { kind: 'ticket', area: 'sandboxes', writes: true, redeem: (ticket, params) => tickets.redeem(ticket, params.id) } },
       schema: { tags: ['terminal'], summary: 'Open an interactive terminal (WebSocket)', description: TERMINAL_DESCRIPTION, params: SandboxParams, querystring: TerminalQuery, response: { ...errors, 426: Err } },
       preHandler: async (request) => {
-        if (!request.ws) throw new HttpError(426, 'this endpoint is a WebSocket: connect with ws:// or wss:// and Upgrade: websocket', 'upgrade_required', {}, { upgrade: 'websocket' });
         const { id } = request.params;
         const { session: sessionId, cols, rows } = request.query;
-        await runningSandbox(request.principal!.accountId, id);
+        // Ownership first: another account's sandbox is a 404 whatever else is wrong with the request.
+        const sandbox = await service.get(request.principal!.accountId, id);
+        if (!request.ws) throw new HttpError(426, 'this endpoint is a WebSocket: connect with ws:// or wss:// and Upgrade: websocket', 'upgrade_required', {}, { upgrade: 'websocket' });
+        mustBeRunning(sandbox);
         if (sessionId) {
           const session = sessions.find(id, sessionId);
           if (!session) throw new NotFound('terminal session');

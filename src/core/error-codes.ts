@@ -1,0 +1,76 @@
+// The one catalogue of machine-readable error codes: every error body carries one of these next to its
+// message, so a client can tell a 403 for scope from a 403 for a plan limit. A code is stable once
+// published; add new ones here (the OpenAPI document lists this table).
+
+export interface ErrorCodeEntry {
+  status: number;
+  meaning: string;
+}
+
+export const ERROR_CODES = {
+  invalid_field: { status: 400, meaning: 'A field of the request (body, query or path) is missing, of the wrong type, out of range or unknown; `field` names it (`body.email`, `query.limit`).' },
+  invalid_json: { status: 400, meaning: 'The body is not valid JSON, or is empty while the content-type says JSON.' },
+  invalid_request: { status: 400, meaning: 'The request is well-formed but cannot be carried out as asked (git diff outside a repository, a file operation on the wrong kind of file).' },
+  malformed_request: { status: 400, meaning: 'The HTTP request itself is malformed (request line, headers, no Host or more than one Host header); answered before routing, and the connection is closed.' },
+  unauthorized: { status: 401, meaning: 'No credential, or an invalid, expired or revoked API key, session token or ticket.' },
+  scope_denied: { status: 403, meaning: "The credential's scope does not cover this endpoint or this data." },
+  plan_limit: { status: 403, meaning: "The account's plan does not allow more (concurrent sandboxes): free something or upgrade." },
+  quota_exceeded: { status: 403, meaning: 'A fixed per-account or per-sandbox quota is reached (secrets, snapshots, snapshot storage): delete something first.' },
+  download_link_expired: { status: 403, meaning: 'The signed download link has expired: ask for a new one.' },
+  run_ended: { status: 403, meaning: "The pipeline run has ended: the stage's state token no longer works (state gateway)." },
+  download_link_invalid: { status: 403, meaning: 'The signed download link does not match its signature.' },
+  not_found: { status: 404, meaning: 'No such resource in this account (another account\'s resources are not found either), or no such route.' },
+  method_not_allowed: { status: 405, meaning: 'The HTTP method is not one this API serves (TRACE, CONNECT, OPTIONS, WebDAV or unknown methods); `Allow` lists those it does.' },
+  request_timeout: { status: 408, meaning: 'The request head or body did not arrive in time; the connection is closed.' },
+  conflict: { status: 409, meaning: "The resource's current state does not allow this (archived, already ended, changed meanwhile, still in use)." },
+  already_exists: { status: 409, meaning: 'A resource with this unique name or email already exists.' },
+  sandbox_not_running: { status: 409, meaning: 'The sandbox is not running (paused, stopped, destroyed or changing state) and this needs a running one.' },
+  sandbox_not_paused: { status: 409, meaning: 'Only a paused sandbox can be resumed.' },
+  snapshot_not_ready: { status: 409, meaning: 'The snapshot is still being taken, or failed.' },
+  too_many_terminals: { status: 409, meaning: 'The sandbox already has the most terminal sessions it may have.' },
+  idempotency_conflict: { status: 422, meaning: 'This Idempotency-Key was used with another request (method, path or body).' },
+  idempotency_in_progress: { status: 409, meaning: 'A request with this Idempotency-Key is still being processed: retry later.' },
+  payload_too_large: { status: 413, meaning: 'The request body (or the file asked for) is over its size limit.' },
+  uri_too_long: { status: 414, meaning: 'A path parameter is longer than any valid value.' },
+  unsupported_media_type: { status: 415, meaning: 'The content-type is not one the endpoint accepts (JSON endpoints take application/json).' },
+  upgrade_required: { status: 426, meaning: 'The endpoint is a WebSocket: connect with Upgrade: websocket.' },
+  rate_limited: { status: 429, meaning: 'Too many requests (per account, per client IP, or failed logins); `Retry-After` says when to retry.' },
+  headers_too_large: { status: 431, meaning: 'The request head is over the size limit (16 KiB); the connection is closed.' },
+  internal_error: { status: 500, meaning: 'An unexpected failure on the server; nothing about it is disclosed.' },
+  shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
+  runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes whose status is `S`, so a typed error cannot carry a code of another status. */
+export type ErrorCodeFor<S extends number> = { [C in ErrorCode]: (typeof ERROR_CODES)[C]['status'] extends S ? C : never }[ErrorCode];
+
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
+
+const GENERIC_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'scope_denied',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  426: 'upgrade_required',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+};
+
+/** The code for a status that comes with nothing more specific (a framework's own 4xx). */
+export function genericCodeFor(status: number): ErrorCode {
+  return GENERIC_BY_STATUS[status] ?? (status < 500 ? 'invalid_request' : 'internal_error');
+}
+
+/** A markdown table of the catalogue, for the OpenAPI document. */
+export function errorCodeTable(): string {
+  const rows = ERROR_CODE_NAMES.map((code) => `| \`${code}\` | ${ERROR_CODES[code].status} | ${ERROR_CODES[code].meaning} |`);
+  return ['| code | HTTP | meaning |', '|---|---|---|', ...rows].join('\n');
+}
