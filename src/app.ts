@@ -128,7 +128,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const loginFailures = await limiters.create({ keyPrefix: 'login_failures', points: config.loginMaxFailures, durationSeconds: config.loginFailureWindowSeconds });
   const accounts = new AccountService(storage.db, config, loginFailures, app.log);
 
-  await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
+  const guard = await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
   await registerOpenApi(app);
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
@@ -200,6 +200,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       eval: createEvalStage({ evals }),
       a2a: createA2aStage({ policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks } }),
     },
+  });
+
+  // What narrower scopes may not reach inside: sandboxes marked confidential, their snapshots and sessions.
+  const directory = new SandboxDirectory(storage.db);
+  guard.useConfidentialLookup(async (kind, accountId, id) => {
+    const sandboxId = kind === 'sandbox' ? id : kind === 'session' ? await sessions.sandboxOf(accountId, id) : ((await snapshots?.sandboxOf(accountId, id)) ?? null);
+    return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
   return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, snapshots } };

@@ -9,6 +9,8 @@ import type { SandboxService } from './service.js';
 import { sandboxCreatedView, sandboxListItem } from './views.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+/** Exec reaches the sandbox's processes and files: not for narrower scopes when the sandbox is confidential. */
+const inside = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] } } as const;
 const Err = Type.Object({ error: Type.String() });
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
@@ -57,7 +59,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
         params: SandboxParams,
         response: { 200: Sandbox, ...errors },
       },
-      handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id)),
+      handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id), request.principal!.scope),
     });
 
     app.delete<Params>('/v1/sandboxes/:id', {
@@ -70,7 +72,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
     });
 
     app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec', {
-      config: access,
+      config: inside,
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command',
@@ -83,7 +85,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
     });
 
     app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec/stream', {
-      config: access,
+      config: inside,
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command, streaming its output',

@@ -9,6 +9,8 @@ import { RECORDED_OUTPUT_CHARS, type SessionService } from './service.js';
 
 const readSessions = { access: { kind: 'key', area: 'sessions' } } as const;
 const writeEvents = { access: { kind: 'key', area: 'events' } } as const;
+/** Recorded events carry command output; a confidential sandbox's is not for narrower scopes (masking is only a second line). */
+const readEvents = { access: { kind: 'key', area: 'sessions', reaches: [{ kind: 'session', from: 'params', field: 'id' }] } } as const;
 const Err = Type.Object({ error: Type.String() });
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
@@ -71,7 +73,7 @@ export function sessionRoutes(service: SessionService) {
     });
 
     app.get<Params & { Querystring: { after_seq?: number; limit?: number; type?: EventType } }>('/v1/sessions/:id/replay', {
-      config: readSessions,
+      config: readEvents,
       schema: {
         tags: ['sessions'],
         summary: "Page through a session's events in order",
@@ -87,7 +89,7 @@ export function sessionRoutes(service: SessionService) {
     });
 
     app.get<Params>('/v1/sessions/:id/replay/summary', {
-      config: readSessions,
+      config: readEvents,
       schema: {
         tags: ['sessions'],
         summary: 'Summarize a session',

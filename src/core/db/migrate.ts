@@ -11,6 +11,7 @@ import * as pipelines from './migrations/0008_pipelines.js';
 import * as evals from './migrations/0009_evals.js';
 import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
 import * as runSessions from './migrations/0011_run_sessions.js';
+import * as confidentialSandboxes from './migrations/0013_confidential_sandboxes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_evals': evals,
   '0010_sandbox_hosts': sandboxHosts,
   '0011_run_sessions': runSessions,
+  '0013_confidential_sandboxes': confidentialSandboxes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

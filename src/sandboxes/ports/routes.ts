@@ -5,6 +5,8 @@ import { SandboxParams } from '../schemas.js';
 import type { PortService } from './service.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+/** Changing a preview's protection changes who can reach what the sandbox serves: not for narrower scopes on a confidential sandbox. */
+const protection = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] } } as const;
 const Err = Type.Object({ error: Type.String() });
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
@@ -37,7 +39,7 @@ export function portRoutes(service: PortService) {
     });
 
     app.post<PortRoute & { Body: { password: string } }>('/v1/sandboxes/:id/ports/:port/protect', {
-      config: access,
+      config: protection,
       schema: {
         tags: ['sandboxes'],
         summary: 'Protect a port preview with a password',
@@ -51,7 +53,7 @@ export function portRoutes(service: PortService) {
     });
 
     app.delete<PortRoute>('/v1/sandboxes/:id/ports/:port/protect', {
-      config: access,
+      config: protection,
       schema: {
         tags: ['sandboxes'],
         summary: 'Remove the password of a port preview',
