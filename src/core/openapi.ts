@@ -2,13 +2,25 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { SCOPE_TABLE, SCOPES, scopesAdmitting, type RouteAccess } from './access.js';
 
 const DESCRIPTION = `Paddock runs untrusted code and AI agents in isolated sandboxes, chains work into durable pipelines,
 delegates tasks to agents over A2A, records what agents do, raises alerts and meters usage.
 
 **Authentication.** Every endpoint except signup, login, pricing, agent card discovery and the system endpoints takes
 \`Authorization: Bearer <API_KEY>\` (\`svc_sk_…\`) or a dashboard session token from \`/login\` (\`svc_ds_…\`, full scope).
-A missing or invalid credential answers 401; a scope that does not cover the endpoint answers 403.
+A missing or invalid credential answers 401; a scope that does not cover the endpoint answers 403 with code \`scope_denied\`.
+
+**Scopes.** ${SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_TABLE[scope].areas.join(', ')}${SCOPE_TABLE[scope].writes ? '' : ' (GET only)'}`).join('; ')}.
+Each operation lists the scopes that reach it in \`x-paddock-scopes\` and at the end of its description. Secret values are
+for \`full\` keys only: naming \`secrets\` at sandbox create needs \`full\` (403 \`scope_denied\` naming \`body.secrets\`), and a
+*confidential* sandbox — created with \`secrets\`, created by a pipeline stage or an eval run (it holds the pipeline's env and run
+token), or restored from a confidential sandbox's snapshot — cannot be reached inside by narrower keys: exec, files, git,
+terminal, preview protection, its snapshots' download and restore, restoring into it, and its sessions' replay and summary
+answer 403 \`scope_denied\` (operations marked \`x-paddock-confidential\`). Its record, listing, pause, resume, snapshot creation and
+destroy stay open to the sandbox scope; its \`env\` values show as \`***\` to narrower keys. Masking of recorded output
+(\`***\` in session events) is a second line only: it replaces the exact values injected, not an encoding of them (hex, base64,
+reversed, split across lines), and nothing else (the exec answer itself, files, snapshots) is masked.
 
 **Errors.** \`{"error": "<message naming the problem>"}\`, except under agent delegation (\`/v1/a2a\`, \`/.well-known/agent\`)
 where the body is \`{"error": {"code", "message", "details"}}\`. Malformed JSON → 400, unknown body fields → 400,
@@ -28,10 +40,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_sk_…) or session token (svc_ds_…)' } } },
       security: [{ bearer: [] }],
     },
-    // Open routes need no credential: say so per operation.
+    // Open routes need no credential, the others list the scopes that reach them: say so per operation.
     transform: ({ schema, url, route }) => {
-      const open = route.config?.access?.kind === 'open';
-      return { schema: open ? { ...schema, security: [] } : schema, url };
+      const access: RouteAccess = route.config?.access ?? { kind: 'key', area: 'account' };
+      if (access.kind === 'open') return { schema: { ...schema, security: [] }, url };
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      const scopes = scopesAdmitting(access, method);
+      const confidential = Boolean(access.reaches?.length);
+      const note = `Scopes: ${scopes.map((scope) => `\`${scope}\``).join(', ')}.${confidential ? ' On a confidential sandbox (or its snapshot or session) only `full`.' : ''}`;
+      const description = schema?.description ? `${schema.description} ${note}` : note;
+      return { schema: { ...schema, description, 'x-paddock-scopes': scopes, ...(confidential ? { 'x-paddock-confidential': true } : {}) }, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

@@ -79,8 +79,10 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
   });
 
   let confidential: ConfidentialLookup = async () => false;
-  // After validation, so ids named in the body are there and well-formed.
-  app.addHook('preHandler', async (request) => {
+  // Once the body is parsed (it may name what the route reaches), before validation: a narrower key
+  // gets the same 403 whatever else is wrong with its request. Ids are not validated yet; lookups
+  // treat an id no resource could have as naming nothing.
+  app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config?.access;
     const principal = request.principal;
     if (!access || access.kind === 'open' || !access.reaches?.length || !principal || scopeReadsSecrets(principal.scope)) return;

@@ -251,8 +251,11 @@ export class SandboxService {
   }
 
   private async failSetup(id: string, message: string): Promise<void> {
-    this.log.warn({ sandbox_id: id, reason: message }, 'sandbox set-up failed');
-    await this.enterError(id, ['creating'], message);
+    // The message ends with the step's output, which may print a secret: masked before it is stored,
+    // logged, alerted or sent in the completion callback.
+    const masked = maskSecretValues(message, this.injectedSecrets.get(id) ?? []);
+    this.log.warn({ sandbox_id: id, reason: masked }, 'sandbox set-up failed');
+    await this.enterError(id, ['creating'], masked);
   }
 
   /** Moves a sandbox from one of `from` to `error` and raises `sandbox_error` in the same transaction. */
@@ -627,7 +630,12 @@ export class SandboxService {
   async detail(row: store.SandboxRow, scope: Scope) {
     const view = sandboxView(row, await this.spend.ofOne(row.id));
     if (row.confidential !== 1 || scopeReadsSecrets(scope)) return view;
-    return { ...view, env: Object.fromEntries(Object.keys(view.env).map((name) => [name, HIDDEN_VALUE])) };
+    return {
+      ...view,
+      env: Object.fromEntries(Object.keys(view.env).map((name) => [name, HIDDEN_VALUE])),
+      // A failed set-up step's message ends with its output; narrower keys get the step and outcome only.
+      error: view.error === null ? null : `${view.error.split(': ')[0]} (details withheld from a ${scope}-scope key: the sandbox is confidential)`,
+    };
   }
 
   async spendOf(id: string): Promise<SandboxSpend> {

@@ -146,6 +146,26 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
     expect((await t.request('DELETE', `/v1/sandboxes/${plain.body.id}`, { token: sandboxKey })).status).toBe(204);
   });
 
+  it("masks secret values in a failed set-up step's error, and withholds its output from narrower keys", async () => {
+    const failed = await create(full, { secrets: ['API_TOKEN'], init_script: 'echo "token=$API_TOKEN"; printf %s "$API_TOKEN" | od -An -tx1 | tr -d " \\n"; exit 7' });
+    expect(failed.status, failed.text).toBe(201);
+    let sandbox: any;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+      sandbox = (await t.request('GET', `/v1/sandboxes/${failed.body.id}`, { token: full })).body;
+      if (sandbox.status !== 'creating') break;
+    }
+    expect(sandbox.status).toBe('error');
+    expect(sandbox.error).toContain('token=***');
+    expect(sandbox.error).not.toContain(value);
+    expect(sandbox.error).toContain(hex);
+    for (const token of [sandboxKey, readKey]) {
+      const narrow = await t.request('GET', `/v1/sandboxes/${failed.body.id}`, { token });
+      expect(narrow.body.error).toMatch(/^init_script exited with 7 \(details withheld/);
+      expect(narrow.text).not.toContain(hex);
+    }
+    await t.request('DELETE', `/v1/sandboxes/${failed.body.id}`, { token: full });
+  });
+
   it("keeps a pipeline's env in its stage sandboxes away from narrower keys", async () => {
     const runToken = `deploy-${Math.random().toString(36).slice(2)}`;
     t.secrets.add(runToken);
