@@ -18,8 +18,9 @@ for \`full\` keys only: naming \`secrets\` at sandbox create needs \`full\` (403
 token), or restored from a confidential sandbox's snapshot — cannot be reached inside by narrower keys: exec, files, git,
 terminal, preview protection, its snapshots' download and restore, restoring into it, and its sessions' replay and summary
 answer 403 \`scope_denied\` (operations marked \`x-paddock-confidential\`). Its record, listing, pause, resume, snapshot creation and
-destroy stay open to the sandbox scope; its \`env\` values show as \`***\` to narrower keys. Masking of recorded output
-(\`***\` in session events) is a second line only: it replaces the exact values injected, not an encoding of them (hex, base64,
+destroy stay open to the sandbox scope; its \`env\` values show as \`***\` and a failed set-up step's \`error\` without its output to
+narrower keys. A sandbox's plain \`env\` is otherwise sandbox data, readable by \`read\` keys: put values they must not see in secrets.
+Masking of recorded output (\`***\` in session events and in a failed set-up step's \`error\`) is a second line only: it replaces the exact values injected, not an encoding of them (hex, base64,
 reversed, split across lines), and nothing else (the exec answer itself, files, snapshots) is masked.
 
 **Errors.** \`{"error": "<message naming the problem>"}\`, except under agent delegation (\`/v1/a2a\`, \`/.well-known/agent\`)
