@@ -1,6 +1,7 @@
 // Secret values are for full-scope keys only: a `sandbox` or `read` key can neither name secrets at
 // create nor reach inside a sandbox that holds them (exec, files, git, terminal, preview protection),
-// its snapshots' content, its recorded sessions' events, or the env of a pipeline's stage sandbox.
+// its snapshots' content, its recorded sessions' events, a failed set-up step's output, or the env of
+// a pipeline's stage sandbox or an eval scenario's sandbox.
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -190,5 +191,24 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
     expectScopeDenied(environ);
     expect(environ.text).not.toContain(runToken);
     expect((await waitForRun(t, full, pipeline.id, run.id)).status).toBe('succeeded');
+  });
+
+  it("keeps an eval scenario's env in its sandbox away from narrower keys", async () => {
+    const scenarioToken = `eval-${Math.random().toString(36).slice(2)}`;
+    t.secrets.add(scenarioToken);
+    const known = new Set(((await t.request('GET', '/v1/sandboxes?include_destroyed=true', { token: full })).body as { id: string }[]).map((s) => s.id));
+    const scenario = await t.request('POST', '/v1/evals/scenarios', {
+      token: full,
+      body: { name: `env-${runtime}`, template: 'minimal', command: 'test -n "$EVAL_TOKEN"', env: { EVAL_TOKEN: scenarioToken }, checks: [{ type: 'exit_code', equals: 0 }] },
+    });
+    expect(scenario.status, scenario.text).toBe(201);
+    const result = await t.request('POST', `/v1/evals/scenarios/${scenario.body.id}/run`, { token: full });
+    expect(result.body.status, result.text).toBe('passed');
+    const evalSandbox = ((await t.request('GET', '/v1/sandboxes?include_destroyed=true', { token: full })).body as { id: string }[]).find((s) => !known.has(s.id));
+    expect(evalSandbox).toBeDefined();
+    const narrow = await t.request('GET', `/v1/sandboxes/${evalSandbox!.id}`, { token: readKey });
+    expect(narrow.body.env).toEqual({ EVAL_TOKEN: '***' });
+    expect(narrow.text).not.toContain(scenarioToken);
+    expect((await t.request('GET', `/v1/sandboxes/${evalSandbox!.id}`, { token: full })).body.env).toEqual({ EVAL_TOKEN: scenarioToken });
   });
 });
