@@ -137,7 +137,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const loginFailures = await limiters.create({ keyPrefix: 'login_failures', points: config.loginMaxFailures, durationSeconds: config.loginFailureWindowSeconds });
   const accounts = new AccountService(storage.db, config, loginFailures, app.log);
 
-  await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
+  const guard = await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
   // Before any route is registered: it adds the Idempotency-Key header to the schemas of the routes that declare it.
   const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
   const idempotency = await registerIdempotency(app, { db: storage.db, sealer: responseSealer(secretsKey), fingerprintKey: derivedKey(secretsKey, 'paddock idempotency fingerprints'), log: app.log, waitMs: config.idempotencyWaitMs });
@@ -211,6 +211,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       eval: createEvalStage({ evals }),
       a2a: createA2aStage({ policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks } }),
     },
+  });
+
+  // What narrower scopes may not reach inside: sandboxes marked confidential, their snapshots and sessions.
+  const directory = new SandboxDirectory(storage.db);
+  guard.useConfidentialLookup(async (kind, accountId, id) => {
+    const sandboxId = kind === 'sandbox' ? id : kind === 'session' ? await sessions.sandboxOf(accountId, id) : ((await snapshots?.sandboxOf(accountId, id)) ?? null);
+    return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).

@@ -30,8 +30,25 @@ export type TicketRedeemer = (ticket: string, params: Readonly<Record<string, st
  */
 export type RouteAccess =
   | { kind: 'open'; limit: OpenLimit }
-  | { kind: 'key'; area: Area; writes?: boolean }
-  | { kind: 'ticket'; area: Area; writes?: boolean; redeem: TicketRedeemer };
+  | { kind: 'key'; area: Area; writes?: boolean; reaches?: readonly ConfidentialRef[] }
+  | { kind: 'ticket'; area: Area; writes?: boolean; reaches?: readonly ConfidentialRef[]; redeem: TicketRedeemer };
+
+/**
+ * Things that can hold confidential data (what only a scope that reads secrets may see): a sandbox
+ * whose processes carry secret values or a pipeline's env, a snapshot of such a sandbox, and a
+ * session recording such a sandbox's commands.
+ */
+export type ConfidentialKind = 'sandbox' | 'snapshot' | 'session';
+
+/** Where a route names something it reaches inside of: `params.id`, `body.sandbox_id`, … */
+export interface ConfidentialRef {
+  kind: ConfidentialKind;
+  from: 'params' | 'body';
+  field: string;
+}
+
+/** Answers whether the account's thing of that kind and id is confidential (false when unknown: the route answers 404). */
+export type ConfidentialLookup = (kind: ConfidentialKind, accountId: string, id: string) => Promise<boolean>;
 
 export interface Principal {
   accountId: string;
@@ -41,19 +58,35 @@ export interface Principal {
   keyId: string | null;
 }
 
-const SANDBOX_SCOPE_AREAS: ReadonlySet<Area> = new Set(['sandboxes', 'snapshots']);
-const READ_SCOPE_AREAS: ReadonlySet<Area> = new Set(['sandboxes', 'sessions']);
+/**
+ * The scope table, written down once: which areas each scope reaches (read: GET only), and whether it
+ * may read secret values. Everything else answers 403 with code `scope_denied`.
+ */
+export const SCOPE_TABLE: Readonly<Record<Scope, { areas: readonly Area[]; writes: boolean; readsSecrets: boolean }>> = {
+  full: { areas: ['account', 'sandboxes', 'snapshots', 'sessions', 'events', 'pipelines', 'a2a', 'alerts', 'billing'], writes: true, readsSecrets: true },
+  sandbox: { areas: ['sandboxes', 'snapshots'], writes: true, readsSecrets: false },
+  read: { areas: ['sandboxes', 'sessions'], writes: false, readsSecrets: false },
+};
 
 /** `writes` overrides what the method says about whether the call changes anything. */
 export function scopeAllows(scope: Scope, area: Area, method: string, writes = method !== 'GET' && method !== 'HEAD'): boolean {
-  switch (scope) {
-    case 'full':
-      return true;
-    case 'sandbox':
-      return SANDBOX_SCOPE_AREAS.has(area);
-    case 'read':
-      return READ_SCOPE_AREAS.has(area) && !writes;
-  }
+  const entry = SCOPE_TABLE[scope];
+  return entry.areas.includes(area) && (entry.writes || !writes);
+}
+
+/**
+ * Secret values, and what carries them (see ConfidentialKind), are for scopes that may read secrets:
+ * `full`. A `sandbox` key that could name secrets at create, or exec in a sandbox holding them, could
+ * print them, so the scope rule is the boundary and output masking only a second line.
+ */
+export function scopeReadsSecrets(scope: Scope): boolean {
+  return SCOPE_TABLE[scope].readsSecrets;
+}
+
+/** The scopes a route's access admits, for the OpenAPI document and its tests. */
+export function scopesAdmitting(access: RouteAccess, method: string): Scope[] {
+  if (access.kind === 'open') return [];
+  return SCOPES.filter((scope) => scopeAllows(scope, access.area, method, access.writes));
 }
 
 /** A credential may only mint credentials it could itself use: `sandbox` and `read` do not contain

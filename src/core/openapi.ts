@@ -2,13 +2,26 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { SCOPE_TABLE, SCOPES, scopesAdmitting, type RouteAccess } from './access.js';
 
 const DESCRIPTION = `Paddock runs untrusted code and AI agents in isolated sandboxes, chains work into durable pipelines,
 delegates tasks to agents over A2A, records what agents do, raises alerts and meters usage.
 
 **Authentication.** Every endpoint except signup, login, pricing, agent card discovery and the system endpoints takes
 \`Authorization: Bearer <API_KEY>\` (\`svc_sk_…\`) or a dashboard session token from \`/login\` (\`svc_ds_…\`, full scope).
-A missing or invalid credential answers 401; a scope that does not cover the endpoint answers 403.
+A missing or invalid credential answers 401; a scope that does not cover the endpoint answers 403 with code \`scope_denied\`.
+
+**Scopes.** ${SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_TABLE[scope].areas.join(', ')}${SCOPE_TABLE[scope].writes ? '' : ' (GET only)'}`).join('; ')}.
+Each operation lists the scopes that reach it in \`x-paddock-scopes\` and at the end of its description. Secret values are
+for \`full\` keys only: naming \`secrets\` at sandbox create needs \`full\` (403 \`scope_denied\` naming \`body.secrets\`), and a
+*confidential* sandbox — created with \`secrets\`, created by a pipeline stage or an eval run (it holds the pipeline's env and run
+token), or restored from a confidential sandbox's snapshot — cannot be reached inside by narrower keys: exec, files, git,
+terminal, preview protection, its snapshots' download and restore, restoring into it, and its sessions' replay and summary
+answer 403 \`scope_denied\` (operations marked \`x-paddock-confidential\`). Its record, listing, pause, resume, snapshot creation and
+destroy stay open to the sandbox scope; its \`env\` values show as \`***\` and a failed set-up step's \`error\` without its output to
+narrower keys. A sandbox's plain \`env\` is otherwise sandbox data, readable by \`read\` keys: put values they must not see in secrets.
+Masking of recorded output (\`***\` in session events and in a failed set-up step's \`error\`) is a second line only: it replaces the exact values injected, not an encoding of them (hex, base64,
+reversed, split across lines), and nothing else (the exec answer itself, files, snapshots) is masked.
 
 **Errors.** \`{"error": "<message naming the problem>", "code": "<code>", "field": "<field at fault>"}\` (\`field\` only when one
 field is at fault), except under agent delegation (\`/v1/a2a\`, \`/.well-known/agent\`) where the body is
@@ -47,10 +60,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     // Shared schemas appear under their own names (#/components/schemas/Error), not def-0, def-1, ….
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    // Open routes need no credential: say so per operation.
+    // Open routes need no credential, the others list the scopes that reach them: say so per operation.
     transform: ({ schema, url, route }) => {
-      const open = route.config?.access?.kind === 'open';
-      return { schema: open ? { ...schema, security: [] } : schema, url };
+      const access: RouteAccess = route.config?.access ?? { kind: 'key', area: 'account' };
+      if (access.kind === 'open') return { schema: { ...schema, security: [] }, url };
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      const scopes = scopesAdmitting(access, method);
+      const confidential = Boolean(access.reaches?.length);
+      const note = `Scopes: ${scopes.map((scope) => `\`${scope}\``).join(', ')}.${confidential ? ' On a confidential sandbox (or its snapshot or session) only `full`.' : ''}`;
+      const description = schema?.description ? `${schema.description} ${note}` : note;
+      return { schema: { ...schema, description, 'x-paddock-scopes': scopes, ...(confidential ? { 'x-paddock-confidential': true } : {}) }, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

@@ -1,10 +1,11 @@
 // The hook every request passes: who is calling (bearer credential, or a single-use URL ticket where the
 // route accepts one), how fast (rate limit headers on every response), and whether the route's area is
 // within the credential's scope. Routes only declare `config.access`; a route that declares nothing
-// needs a full-scope credential.
+// needs a full-scope credential. A route that reaches inside a sandbox, snapshot or session declares
+// where it names it (`reaches`); when that thing is confidential, only a scope that reads secrets passes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { scopeAllows, type OpenLimit, type Principal, type RouteAccess } from './access.js';
+import { scopeAllows, scopeReadsSecrets, type ConfidentialLookup, type OpenLimit, type Principal, type RouteAccess } from './access.js';
 import { Forbidden, TooManyRequests, Unauthorized } from './errors.js';
 import type { Limiter, LimiterFactory } from './rate-limit.js';
 import './fastify-types.js';
@@ -29,7 +30,12 @@ function urlTicket(request: FastifyRequest): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-export async function registerRequestGuard(app: FastifyInstance, options: RequestGuardOptions): Promise<void> {
+export interface RequestGuard {
+  /** Wired once the features that know what is confidential exist; until then nothing is. */
+  useConfidentialLookup(lookup: ConfidentialLookup): void;
+}
+
+export async function registerRequestGuard(app: FastifyInstance, options: RequestGuardOptions): Promise<RequestGuard> {
   const { config } = options;
   const perPlan = {
     free: await options.limiters.create({ keyPrefix: 'plan_free', points: config.rateLimitPerMinute.free, durationSeconds: 60 }),
@@ -71,4 +77,28 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
     }
     request.principal = principal;
   });
+
+  let confidential: ConfidentialLookup = async () => false;
+  // Once the body is parsed (it may name what the route reaches), before validation: a narrower key
+  // gets the same 403 whatever else is wrong with its request. Ids are not validated yet; lookups
+  // treat an id no resource could have as naming nothing.
+  app.addHook('preValidation', async (request) => {
+    const access = request.routeOptions.config?.access;
+    const principal = request.principal;
+    if (!access || access.kind === 'open' || !access.reaches?.length || !principal || scopeReadsSecrets(principal.scope)) return;
+    for (const ref of access.reaches) {
+      const id = (request[ref.from] as Record<string, unknown> | undefined)?.[ref.field];
+      if (typeof id !== 'string' || !(await confidential(ref.kind, principal.accountId, id))) continue;
+      throw new Forbidden(
+        `this ${principal.scope}-scope key cannot reach inside ${ref.kind} ${id} (${ref.from}.${ref.field}): it holds account secret values or a pipeline's env, which only a full-scope key may read`,
+        'scope_denied',
+      );
+    }
+  });
+
+  return {
+    useConfidentialLookup(lookup) {
+      confidential = lookup;
+    },
+  };
 }

@@ -100,7 +100,7 @@ export class EvalRunner {
         ...SANDBOX_SIZE,
         network_mode: scenario.network_mode as 'none' | 'full',
         env: JSON.parse(scenario.env),
-      });
+      }, { confidential: true });
       sandboxId = created.id;
       await store.holdSandbox(this.deps.db, { sandbox_id: sandboxId, account_id: principal.accountId, created_at: nowIso() });
     } catch (error) {

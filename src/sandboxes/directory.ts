@@ -17,6 +17,12 @@ export class SandboxDirectory {
     return new Set(await store.ownedSandboxIds(this.db, accountId, plausible));
   }
 
+  /** Whether only scopes that read secrets may reach inside the account's sandbox (false when there is none). */
+  async confidential(accountId: string, id: string): Promise<boolean> {
+    if (!SANDBOX_ID.test(id)) return false;
+    return (await store.findSandbox(this.db, accountId, id))?.confidential === 1;
+  }
+
   async exists(accountId: string, id: string): Promise<boolean> {
     return (await this.ownedBy(accountId, [id])).has(id);
   }

@@ -8,7 +8,8 @@ import { SandboxParams } from './schemas.js';
 import { SandboxUnavailable, type SandboxService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
 
-const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+/** Files and git reach inside the sandbox: not for narrower scopes when it is confidential. */
+const access = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 const PathQuery = Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096, description: 'Absolute, or relative to /workspace.' }) }, { additionalProperties: false });

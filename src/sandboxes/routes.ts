@@ -10,6 +10,8 @@ import { sandboxCreatedView, sandboxListItem } from './views.js';
 import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+/** Exec reaches the sandbox's processes and files: not for narrower scopes when the sandbox is confidential. */
+const inside = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
@@ -58,7 +60,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
         params: SandboxParams,
         response: { 200: Sandbox, ...errors },
       },
-      handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id)),
+      handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id), request.principal!.scope),
     });
 
     app.delete<Params>('/v1/sandboxes/:id', {
@@ -71,7 +73,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
     });
 
     app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec', {
-      config: { ...access, idempotent: true },
+      config: { ...inside, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command',
@@ -84,7 +86,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
     });
 
     app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec/stream', {
-      config: access,
+      config: inside,
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command, streaming its output',

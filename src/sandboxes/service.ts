@@ -4,10 +4,10 @@
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { Config, Plan } from '../config.js';
-import type { Principal } from '../core/access.js';
+import { scopeReadsSecrets, type Principal, type Scope } from '../core/access.js';
 import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
-import { Conflict, Invalid, LimitExceeded, NotFound } from '../core/errors.js';
+import { Conflict, Forbidden, Invalid, LimitExceeded, NotFound } from '../core/errors.js';
 import { startMetering, stopMetering } from '../billing/metering/service.js';
 import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
 import { newId } from '../core/ids.js';
@@ -28,6 +28,8 @@ import { sandboxView } from './views.js';
 export const EXEC_OUTPUT_CAP_BYTES = 1024 * 1024;
 const DEFAULT_EXEC_TIMEOUT_SECONDS = 300;
 const ERROR_TAIL_CHARS = 2000;
+/** What narrower scopes see in place of a confidential sandbox's env values. */
+export const HIDDEN_VALUE = '***';
 
 export interface ExecOutcome {
   output: string;
@@ -113,7 +115,14 @@ export class SandboxService {
     return { allowPrivate: this.config.allowPrivateWebhooks, allowHttp: this.config.allowHttpWebhooks };
   }
 
-  async create(principal: Principal, input: CreateSandboxInput) {
+  /**
+   * `confidential`: the creator (a pipeline stage, an eval run) puts data in the sandbox that only a
+   * scope reading secrets may see, so narrower keys must not reach inside it.
+   */
+  async create(principal: Principal, input: CreateSandboxInput, options: { confidential?: boolean } = {}) {
+    if (input.secrets?.length && !scopeReadsSecrets(principal.scope)) {
+      throw new Forbidden(`body.secrets needs a full-scope key: a ${principal.scope}-scope key cannot name account secrets, since any program in the sandbox can print their values`, 'scope_denied');
+    }
     validateCombination(input, this.outboundPolicy);
     await this.requireReadyTemplate(input.template);
     const secretEnv = await this.secretValues(principal.accountId, input.secrets ?? []);
@@ -164,6 +173,7 @@ export class SandboxService {
       host_id: this.config.hostId,
       secrets: JSON.stringify(input.secrets ?? []),
       paused_at: null,
+      confidential: options.confidential || input.secrets?.length ? 1 : 0,
     };
     try {
       await this.insertWithinPlan(principal.plan, row);
@@ -241,8 +251,11 @@ export class SandboxService {
   }
 
   private async failSetup(id: string, message: string): Promise<void> {
-    this.log.warn({ sandbox_id: id, reason: message }, 'sandbox set-up failed');
-    await this.enterError(id, ['creating'], message);
+    // The message ends with the step's output, which may print a secret: masked before it is stored,
+    // logged, alerted or sent in the completion callback.
+    const masked = maskSecretValues(message, this.injectedSecrets.get(id) ?? []);
+    this.log.warn({ sandbox_id: id, reason: masked }, 'sandbox set-up failed');
+    await this.enterError(id, ['creating'], masked);
   }
 
   /** Moves a sandbox from one of `from` to `error` and raises `sandbox_error` in the same transaction. */
@@ -570,10 +583,20 @@ export class SandboxService {
     }
   }
 
-  /** Marks a sandbox `restoring` for the duration of `work` (exec and files answer that it is busy). */
-  async whileRestoring<T>(accountId: string, id: string, work: (row: store.SandboxRow) => Promise<T>): Promise<T> {
+  /** Whether only scopes that read secrets may reach inside the account's sandbox (false when there is none). */
+  async isConfidential(accountId: string, id: string): Promise<boolean> {
+    return (await store.findSandbox(this.db, accountId, id))?.confidential === 1;
+  }
+
+  /**
+   * Marks a sandbox `restoring` for the duration of `work` (exec and files answer that it is busy).
+   * `confidentialSource`: the files come from a confidential sandbox, so this one becomes confidential
+   * before any of them is in place.
+   */
+  async whileRestoring<T>(accountId: string, id: string, work: (row: store.SandboxRow) => Promise<T>, confidentialSource = false): Promise<T> {
     return this.locks.run(id, async () => {
       const row = await this.get(accountId, id);
+      if (confidentialSource && row.confidential !== 1) await store.updateSandbox(this.db, id, { confidential: 1 });
       if (row.status !== 'running') throw new Conflict(`sandbox is ${row.status}; a snapshot restores only into a running sandbox${row.status === 'paused' ? ' (resume it first)' : ''}`, 'sandbox_not_running');
       if (!(await store.transitionSandbox(this.db, id, ['running'], { status: 'restoring', updated_at: nowIso() }))) {
         throw new Conflict('sandbox changed state; try again', 'sandbox_not_running');
@@ -600,9 +623,19 @@ export class SandboxService {
     return { ...outcome, output: mask(outcome.output), stdout: mask(outcome.stdout), stderr: mask(outcome.stderr), ...(outcome.error ? { error: mask(outcome.error) } : {}) };
   }
 
-  /** The sandbox as GET answers it, with what it has spent so far. */
-  async detail(row: store.SandboxRow) {
-    return sandboxView(row, await this.spend.ofOne(row.id));
+  /**
+   * The sandbox as GET answers it, with what it has spent so far. A confidential sandbox's env (a
+   * pipeline's env and run token, for stage sandboxes) is shown to narrower scopes as names only.
+   */
+  async detail(row: store.SandboxRow, scope: Scope) {
+    const view = sandboxView(row, await this.spend.ofOne(row.id));
+    if (row.confidential !== 1 || scopeReadsSecrets(scope)) return view;
+    return {
+      ...view,
+      env: Object.fromEntries(Object.keys(view.env).map((name) => [name, HIDDEN_VALUE])),
+      // A failed set-up step's message ends with its output; narrower keys get the step and outcome only.
+      error: view.error === null ? null : `${view.error.split(': ')[0]} (details withheld from a ${scope}-scope key: the sandbox is confidential)`,
+    };
   }
 
   async spendOf(id: string): Promise<SandboxSpend> {

@@ -17,7 +17,7 @@ export function secretRoutes(service: SecretService) {
       schema: {
         tags: ['secrets'],
         summary: 'Set a secret',
-        description: 'Creates (201) or replaces (200) an account secret. Name it in a sandbox\'s `secrets` to have it injected as an environment variable of that name. The value is encrypted at rest with the server\'s key (PADDOCK_SECRETS_KEY), never returned by any endpoint, never logged, and replaced by `***` in recorded command output (sessions). Up to 200 secrets per account.',
+        description: 'Creates (201) or replaces (200) an account secret. Name it in a sandbox\'s `secrets` to have it injected as an environment variable of that name. The value is encrypted at rest with the server\'s key (PADDOCK_SECRETS_KEY), never returned by any endpoint, never logged, and replaced by `***` in recorded command output (sessions; the exact value only, not an encoding of it). Only `full`-scope keys may name secrets in a sandbox or reach inside a sandbox that holds them. Up to 200 secrets per account.',
         params: SecretParams,
         body: PutSecretBody,
         response: { 200: Secret, 201: Secret, ...errors },

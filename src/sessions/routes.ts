@@ -10,6 +10,8 @@ import { ErrorResponse } from '../core/error-body.js';
 
 const readSessions = { access: { kind: 'key', area: 'sessions' } } as const;
 const writeEvents = { access: { kind: 'key', area: 'events' } } as const;
+/** Recorded events carry command output; a confidential sandbox's is not for narrower scopes (masking is only a second line). */
+const readEvents = { access: { kind: 'key', area: 'sessions', reaches: [{ kind: 'session', from: 'params', field: 'id' }] } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
@@ -72,7 +74,7 @@ export function sessionRoutes(service: SessionService) {
     });
 
     app.get<Params & { Querystring: { after_seq?: number; limit?: number; type?: EventType } }>('/v1/sessions/:id/replay', {
-      config: readSessions,
+      config: readEvents,
       schema: {
         tags: ['sessions'],
         summary: "Page through a session's events in order",
@@ -88,7 +90,7 @@ export function sessionRoutes(service: SessionService) {
     });
 
     app.get<Params>('/v1/sessions/:id/replay/summary', {
-      config: readSessions,
+      config: readEvents,
       schema: {
         tags: ['sessions'],
         summary: 'Summarize a session',

@@ -304,6 +304,12 @@ export class SessionService {
     return row;
   }
 
+  /** The sandbox whose session this is; null for a run's session or no session of the account. */
+  async sandboxOf(accountId: string, id: string): Promise<string | null> {
+    const row = SESSION_ID_PATTERN.test(id) ? await store.findSession(this.db, accountId, id) : undefined;
+    return row?.sandbox_id ?? null;
+  }
+
   async view(accountId: string, id: string) {
     return sessionView(await this.withComputeCost(await this.get(accountId, id)));
   }

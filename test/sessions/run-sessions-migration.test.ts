@@ -67,7 +67,8 @@ describe.each(BACKENDS)('run sessions migration on %s', (backend) => {
   });
 
   it('keeps every session, event and finding', async () => {
-    expect(applied[0]).toBe('0011_run_sessions'); // then any later migrations
+    // Later migrations follow it.
+    expect(applied[0]).toBe('0011_run_sessions');
     const db = storage.db;
     expect(await db.selectFrom('sessions').selectAll().execute()).toEqual([
       expect.objectContaining({ key: 'sek_old', id: 'agent-1', sandbox_id: sandboxId, pipeline_run_id: null, status: 'completed', agent_type: 'coder', trust_score: 60, trust_alerts_raised: 1, event_count: 2, llm_call_count: 1, command_count: 1, llm_cost_usd: 0.25 }),

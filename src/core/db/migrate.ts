@@ -12,6 +12,7 @@ import * as evals from './migrations/0009_evals.js';
 import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
 import * as runSessions from './migrations/0011_run_sessions.js';
 import * as idempotency from './migrations/0012_idempotency.js';
+import * as confidentialSandboxes from './migrations/0013_confidential_sandboxes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010_sandbox_hosts': sandboxHosts,
   '0011_run_sessions': runSessions,
   '0012_idempotency': idempotency,
+  '0013_confidential_sandboxes': confidentialSandboxes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

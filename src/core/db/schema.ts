@@ -77,6 +77,8 @@ export interface SandboxesTable {
   /** JSON array of account secret names injected as environment variables. */
   secrets: string;
   paused_at: string | null;
+  /** 1 when only scopes that read secrets may reach inside: created with secrets or by a pipeline or eval, or restored from a confidential sandbox's snapshot. */
+  confidential: number;
 }
 
 /** A TCP port inside a sandbox: listening now, or protected ahead of (or between) listening. */

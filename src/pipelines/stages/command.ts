@@ -64,7 +64,7 @@ async function createWithinPlan(deps: CommandStageDependencies, context: StageCo
   let logged = false;
   for (;;) {
     try {
-      return await deps.sandboxes.create(principal, input as never);
+      return await deps.sandboxes.create(principal, input as never, { confidential: true });
     } catch (error) {
       if (!(error instanceof LimitExceeded) || context.signal.aborted) throw error;
       if (!logged) context.log('stderr', `[paddock] waiting for a sandbox slot: ${error.message}\n`);

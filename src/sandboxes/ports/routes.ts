@@ -6,6 +6,8 @@ import type { PortService } from './service.js';
 import { ErrorResponse } from '../../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
+/** Changing a preview's protection changes who can reach what the sandbox serves: not for narrower scopes on a confidential sandbox. */
+const protection = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
@@ -38,7 +40,7 @@ export function portRoutes(service: PortService) {
     });
 
     app.post<PortRoute & { Body: { password: string } }>('/v1/sandboxes/:id/ports/:port/protect', {
-      config: { ...access, idempotent: true },
+      config: { ...protection, idempotent: true },
       schema: {
         tags: ['sandboxes'],
         summary: 'Protect a port preview with a password',
@@ -52,7 +54,7 @@ export function portRoutes(service: PortService) {
     });
 
     app.delete<PortRoute>('/v1/sandboxes/:id/ports/:port/protect', {
-      config: access,
+      config: protection,
       schema: {
         tags: ['sandboxes'],
         summary: 'Remove the password of a port preview',

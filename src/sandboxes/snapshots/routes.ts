@@ -8,6 +8,9 @@ import { snapshotView } from './views.js';
 import { ErrorResponse } from '../../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'snapshots' } } as const;
+/** A confidential sandbox's snapshot may hold its secret values in files: its content is not for narrower scopes. */
+const content = { access: { kind: 'key', area: 'snapshots', reaches: [{ kind: 'snapshot', from: 'params', field: 'id' }] } } as const;
+const restore = { access: { kind: 'key', area: 'snapshots', reaches: [{ kind: 'snapshot', from: 'params', field: 'id' }, { kind: 'sandbox', from: 'body', field: 'sandbox_id' }] } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 type Params = { Params: { id: string } };
@@ -53,7 +56,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
     });
 
     app.get<Params>('/v1/snapshots/:id/download', {
-      config: access,
+      config: content,
       schema: {
         tags: ['snapshots'],
         summary: 'Get a download link',
@@ -86,7 +89,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
     });
 
     app.post<Params & { Body: RestoreSnapshotInput }>('/v1/snapshots/:id/restore', {
-      config: { ...access, idempotent: true },
+      config: { ...restore, idempotent: true },
       schema: {
         tags: ['snapshots'],
         summary: 'Restore a snapshot into a running sandbox',

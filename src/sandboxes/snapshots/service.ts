@@ -102,6 +102,13 @@ export class SnapshotService {
     await this.storage.remove(row.storage_key);
   }
 
+  /** The sandbox a snapshot of the account was taken of, or null when there is no such snapshot. */
+  async sandboxOf(accountId: string, id: string): Promise<string | null> {
+    // An id no snapshot could have names none (and a NUL byte would upset PostgreSQL).
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return null;
+    return (await store.findSnapshot(this.db, accountId, id))?.sandbox_id ?? null;
+  }
+
   /** A link anyone can use, without an API key, until `expires_at`. */
   async downloadLink(accountId: string, id: string, baseUrl: string): Promise<{ url: string; expires_at: string }> {
     const row = await this.get(accountId, id);
@@ -137,8 +144,10 @@ export class SnapshotService {
     }
     const archive = await this.storage.localFile(row.storage_key);
     const started = performance.now();
+    // Files from a confidential sandbox may hold its secret values: the target becomes confidential too.
+    const confidentialSource = await this.sandboxes.isConfidential(accountId, row.sandbox_id);
     try {
-      await this.sandboxes.whileRestoring(accountId, sandboxId, () => this.runtime.restoreFilesystem(sandboxId, archive.file));
+      await this.sandboxes.whileRestoring(accountId, sandboxId, () => this.runtime.restoreFilesystem(sandboxId, archive.file), confidentialSource);
     } finally {
       await archive.release();
     }

@@ -98,7 +98,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
     }
 
     app.post<{ Params: { id: string } }>('/v1/sandboxes/:id/terminal/tickets', {
-      config: { access: { kind: 'key', area: 'sandboxes' }, idempotent: true },
+      config: { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] }, idempotent: true },
       schema: {
         tags: ['terminal'],
         summary: 'Get a single-use ticket to open the terminal from a browser',
@@ -132,7 +132,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
     app.route<TerminalRequest>({
       method: 'GET',
       url: '/v1/sandboxes/:id/terminal',
-      config: { access: { kind: 'ticket', area: 'sandboxes', writes: true, redeem: (ticket, params) => tickets.redeem(ticket, params.id) } },
+      config: { access: { kind: 'ticket', area: 'sandboxes', writes: true, reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }], redeem: (ticket, params) => tickets.redeem(ticket, params.id) } },
       schema: { tags: ['terminal'], summary: 'Open an interactive terminal (WebSocket)', description: TERMINAL_DESCRIPTION, params: SandboxParams, querystring: TerminalQuery, response: { ...errors, 426: Err } },
       preHandler: async (request) => {
         const { id } = request.params;
