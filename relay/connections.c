@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "buffer.h"
 #include "channel.h"
 #include "framing.h"
+#include "sandbox-sockets.h"
 
 enum {
   READ_CHUNK = 65536,
@@ -77,7 +77,6 @@ struct conn {
 };
 
 static int epoll_fd = -1;
-static int host_netns = -1;
 static struct conn *conns;
 static struct group *groups;
 
@@ -409,23 +408,6 @@ static void on_upstream(struct conn *c, uint32_t events) {
   update_interest(c);
 }
 
-/** A socket connected from inside the network namespace at `netns` (the host's when empty). */
-static int sandbox_socket(const char *netns) {
-  if (!*netns) return socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  int ns = open(netns, O_RDONLY | O_CLOEXEC);
-  if (ns < 0) return -1;
-  int fd = -1;
-  if (setns(ns, CLONE_NEWNET) == 0) {
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (setns(host_netns, CLONE_NEWNET) != 0) {
-      perror("paddock-relay: cannot return to the host network namespace");
-      exit(1);
-    }
-  }
-  close(ns);
-  return fd;
-}
-
 static long find_raw_string(const char *json, size_t len, const char *key, const char **value) {
   char pattern[32];
   int n = snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
@@ -557,10 +539,7 @@ void connections_sweep(int released) {
 }
 
 
-void connections_init(int epoll, int host_namespace) {
-  epoll_fd = epoll;
-  host_netns = host_namespace;
-}
+void connections_init(int epoll) { epoll_fd = epoll; }
 
 int connection_event(uint64_t data, uint32_t events) {
   struct conn *c = (struct conn *)(uintptr_t)(data & ~(uint64_t)1);
