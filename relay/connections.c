@@ -254,7 +254,8 @@ static int carries_proof(const struct conn *c, const struct request_head *head) 
 
 /** Whether a later request on the connection goes to the sandbox now, goes back to Node, or waits for tokens. */
 static enum gate gate(struct conn *c, const struct request_head *head) {
-  if (head->host_len != c->host_len || memcmp(head->host, c->host, c->host_len) != 0) return REFUSE;
+  // An HTTP/1.0 request may have no Host (head->host NULL): memcmp is not given a null pointer.
+  if (head->host_len != c->host_len || (c->host_len && memcmp(head->host, c->host, c->host_len) != 0)) return REFUSE;
   struct group *g = c->group;
   if (g->revoked || !carries_proof(c, head)) return REFUSE;
   if (g->tokens > 0 && epoch_ms() < g->expires_ms) {
