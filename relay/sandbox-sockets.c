@@ -93,8 +93,9 @@ int sandbox_sockets_start(void) {
 int sandbox_socket(const char *netns) {
   if (!*netns) return socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   size_t len = strlen(netns);
+  // No perror past the privilege drop: translating errno may open locale files, which seccomp forbids.
   if (send(helper, netns, len, MSG_NOSIGNAL) < 0) {
-    perror("paddock-relay: the namespace helper is gone");
+    fprintf(stderr, "paddock-relay: the namespace helper is gone\n");
     exit(1);
   }
   int error = 0, fd = -1;

@@ -16,6 +16,7 @@ if [ -z "$compiler" ]; then
   exit 1
 fi
 out=build/fuzz
+flags=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror)
 mkdir -p "$out/crashes"
 failed=()
 for program in relay agent; do
@@ -23,14 +24,20 @@ for program in relay agent; do
     [ -f "$harness" ] || continue
     target="$(basename "$harness" .c)"
     if [ -n "$only" ] && [ "$only" != "$target" ]; then continue; fi
-    # Every source of the program but the one holding main() (paddock-<program>.c).
-    sources=()
+    # Every source of the program but the one holding main() (paddock-<program>.c), compiled once and
+    # again only when it or a header changed.
+    objects=()
     for source in "$program"/*.c; do
-      [ "$(basename "$source")" = "paddock-$program.c" ] || sources+=("$source")
+      [ "$(basename "$source")" = "paddock-$program.c" ] && continue
+      object="$out/obj/$program-$(basename "$source" .c).o"
+      mkdir -p "$out/obj"
+      if [ ! -f "$object" ] || [ -n "$(find "$source" "$program" -maxdepth 1 -newer "$object" -name '*.[ch]')" ]; then
+        "$compiler" "${flags[@]}" -fsanitize=fuzzer-no-link -c -o "$object" "$source"
+      fi
+      objects+=("$object")
     done
     binary="$out/$program-$target"
-    "$compiler" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
-      -o "$binary" "$harness" "${sources[@]}"
+    "$compiler" "${flags[@]}" -fsanitize=fuzzer -o "$binary" "$harness" "${objects[@]}"
     corpus="$program/fuzz/corpus/$target"
     scratch="$out/corpus-$program-$target"
     mkdir -p "$corpus" "$scratch"

@@ -15,7 +15,7 @@ describe('fuzzing the C parsers', () => {
     for (const { program, target } of targets) expect(readdirSync(`${program}/fuzz/corpus/${target}`).length, `${program}/${target}`).toBeGreaterThan(0);
   });
 
-  it.each(targets)('finds no crash, leak or undefined behaviour in $program/$target', ({ target }) => {
+  it.each(targets.map(({ program, target }) => ({ name: `${program}/${target}`, target })))('finds no crash, leak or undefined behaviour in $name', ({ target }) => {
     const run = spawnSync('bash', ['scripts/fuzz-c.sh', String(secondsPerTarget), target], { encoding: 'utf8' });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/number_of_executed_units: [1-9]/);
