@@ -6,6 +6,8 @@
 # A crash, leak, sanitizer report or hang fails the run and leaves the input in build/fuzz/crashes/.
 #   scripts/fuzz-c.sh 3600            an hour per target
 #   scripts/fuzz-c.sh 5 body          one target
+# To keep what a long run covered, merge its new inputs into the checked-in corpus (only those adding
+# coverage are copied): build/fuzz/relay-body -merge=1 relay/fuzz/corpus/body build/fuzz/corpus-relay-body
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-300}"
