@@ -13,9 +13,9 @@ static char *next_string(char **at, char *end) {
   return string;
 }
 
-/** A count written in decimal digits only, at most MAX_ARGS; -1 otherwise. */
+/** A count as the host writes it (decimal digits, no leading zero), at most MAX_ARGS; -1 otherwise. */
 static long parse_count(const char *text) {
-  if (!text || !*text || strlen(text) > 5) return -1;
+  if (!text || !*text || strlen(text) > 5 || (text[0] == '0' && text[1])) return -1;
   long value = 0;
   for (const char *c = text; *c; c++) {
     if (*c < '0' || *c > '9') return -1;
