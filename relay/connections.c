@@ -409,25 +409,13 @@ static void on_upstream(struct conn *c, uint32_t events) {
   update_interest(c);
 }
 
-static long find_raw_string(const char *json, size_t len, const char *key, const char **value) {
-  char pattern[32];
-  int n = snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
-  const char *at = memmem(json, len, pattern, (size_t)n);
-  if (!at) return -1;
-  at += n;
-  const char *end = memchr(at, '"', len - (size_t)(at - json));
-  if (!end) return -1;
-  *value = at;
-  return end - at;
-}
-
 void connection_open(const char *json, size_t len, int client) {
   long long id = 0, group_id = 0, port = 0, is_protected = 0;
   char ip[64], netns[256], proof_kind[8] = "";
   struct conn *c = calloc(1, sizeof *c);
   const char *initial = NULL, *proof = "";
-  long initial_len = find_raw_string(json, len, "initial", &initial);
-  long proof_len = find_raw_string(json, len, "proof", &proof);
+  long initial_len = json_raw_string(json, len, "initial", &initial);
+  long proof_len = json_raw_string(json, len, "proof", &proof);
   if (!c || client < 0 || !json_int(json, len, "id", &id) || !json_int(json, len, "group", &group_id) || !json_int(json, len, "port", &port) ||
       json_string(json, len, "ip", ip, sizeof ip) < 0 || json_string(json, len, "netns", netns, sizeof netns) < 0 ||
       json_string(json, len, "scheme", c->scheme, sizeof c->scheme) < 0 || json_string(json, len, "client", c->client_address, sizeof c->client_address) < 0 ||

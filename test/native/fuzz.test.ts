@@ -10,8 +10,8 @@ const targets = ['relay', 'agent'].flatMap((program) =>
 );
 
 describe('fuzzing the C parsers', () => {
-  it('has a target and a seed corpus for the relay framing, cookies, base64 and the agent request', () => {
-    expect(targets.map(({ program, target }) => `${program}/${target}`).sort()).toEqual(['agent/request', 'relay/answers', 'relay/base64', 'relay/body', 'relay/cookie', 'relay/request_head']);
+  it('has a target and a seed corpus for the relay framing, cookies, base64, Node messages and the agent request', () => {
+    expect(targets.map(({ program, target }) => `${program}/${target}`).sort()).toEqual(['agent/request', 'relay/answers', 'relay/base64', 'relay/body', 'relay/channel', 'relay/cookie', 'relay/request_head']);
     for (const { program, target } of targets) expect(readdirSync(`${program}/fuzz/corpus/${target}`).length, `${program}/${target}`).toBeGreaterThan(0);
   });
 
