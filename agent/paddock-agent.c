@@ -34,9 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "request.h"
+
 // STARTING_WORKERS idle at start; a new one only when no worker is idle; a worker finding MAX_IDLE others
 // idle after its command exits instead of waiting. At most MAX_WORKERS run commands at once.
-enum { STARTING_WORKERS = 2, MAX_IDLE = 4, MAX_WORKERS = 1024, MAX_REQUEST_BYTES = 4 << 20, MAX_ARGS = 65536, CHUNK = 65536 };
+enum { STARTING_WORKERS = 2, MAX_IDLE = 4, MAX_WORKERS = 1024, MAX_REQUEST_BYTES = 4 << 20, CHUNK = 65536 };
 
 // One slot per worker in memory shared across the fork: the parent owns `pid`, the worker its `idle` flag
 // (the parent clears a slot when its worker dies, however it died).
@@ -154,35 +156,6 @@ static int connect_host(void) {
     pause_ms(backoff);
     if (backoff < 1000) backoff *= 2;
   }
-}
-
-/** Splits the request into cwd, argv and extra env; NULL-terminated arrays point into `data`. */
-static int parse_request(char *data, uint32_t length, char **cwd, char ***argv, char ***env) {
-  char *end = data + length, *p = data;
-#define NEXT(out)                      \
-  do {                                 \
-    if (p >= end) return -1;           \
-    char *nul = memchr(p, 0, end - p); \
-    if (!nul) return -1;               \
-    (out) = p;                         \
-    p = nul + 1;                       \
-  } while (0)
-  char *count_text;
-  NEXT(*cwd);
-  NEXT(count_text);
-  long argc = strtol(count_text, NULL, 10);
-  if (argc < 1 || argc > MAX_ARGS) return -1;
-  *argv = calloc((size_t)argc + 1, sizeof(char *));
-  if (!*argv) return -1;
-  for (long i = 0; i < argc; i++) NEXT((*argv)[i]);
-  NEXT(count_text);
-  long envc = strtol(count_text, NULL, 10);
-  if (envc < 0 || envc > MAX_ARGS) return -1;
-  *env = calloc((size_t)envc + 1, sizeof(char *));
-  if (!*env) return -1;
-  for (long i = 0; i < envc; i++) NEXT((*env)[i]);
-#undef NEXT
-  return 0;
 }
 
 /** Kills `root` and every process descended from it (found through /proc), then its process group. */

@@ -11,7 +11,7 @@ void buffer_append(struct buffer *b, const void *bytes, size_t len) {
     while (cap < b->len + len) cap *= 2;
     char *grown = realloc(b->data, cap);
     if (!grown) {
-      perror("paddock-relay: out of memory");
+      fprintf(stderr, "paddock-relay: out of memory\n");
       abort();
     }
     b->data = grown;

@@ -45,12 +45,23 @@ void channel_send(const char *json) {
   free(line);
 }
 
+/** Just past `"key":` where it names a field of the outermost object of `json`, never inside a string
+ * value or a nested object (a string holding `\"port\":22` must not be read as the port). */
 static const char *find_key(const char *json, size_t len, const char *key) {
-  char pattern[64];
-  int n = snprintf(pattern, sizeof pattern, "\"%s\":", key);
-  if (n <= 0 || (size_t)n >= sizeof pattern) return NULL;
-  const char *found = memmem(json, len, pattern, (size_t)n);
-  return found ? found + n : NULL;
+  size_t key_len = strlen(key);
+  int depth = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = json[i];
+    if (c == '{' || c == '[') depth++;
+    else if (c == '}' || c == ']') depth--;
+    if (c != '"') continue;
+    if (depth == 1 && len - i >= key_len + 3 && memcmp(json + i + 1, key, key_len) == 0 && json[i + 1 + key_len] == '"' && json[i + 2 + key_len] == ':')
+      return json + i + key_len + 3;
+    // Past the string, escapes included.
+    for (i++; i < len && json[i] != '"'; i++)
+      if (json[i] == '\\') i++;
+  }
+  return NULL;
 }
 
 long json_string(const char *json, size_t len, const char *key, char *out, size_t out_size) {
@@ -64,13 +75,30 @@ long json_string(const char *json, size_t len, const char *key, char *out, size_
   return end - value;
 }
 
-int json_int(const char *json, size_t len, const char *key, long long *value) {
+long json_raw_string(const char *json, size_t len, const char *key, const char **value) {
   const char *at = find_key(json, len, key);
+  if (!at || at >= json + len || *at != '"') return -1;
+  at++;
+  const char *end = memchr(at, '"', len - (size_t)(at - json));
+  if (!end || memchr(at, '\\', (size_t)(end - at))) return -1;
+  *value = at;
+  return end - at;
+}
+
+int json_int(const char *json, size_t len, const char *key, long long *value) {
+  const char *at = find_key(json, len, key), *end = json + len;
   if (!at) return 0;
-  char *end;
-  long long parsed = strtoll(at, &end, 10);
-  if (end == at) return 0;
-  *value = parsed;
+  // Within the message (strtoll would read on past it), at most 18 digits (no overflow).
+  int negative = at < end && *at == '-';
+  if (negative) at++;
+  long long parsed = 0;
+  int digits = 0;
+  for (; at < end && *at >= '0' && *at <= '9'; at++) {
+    if (++digits > 18) return 0;
+    parsed = parsed * 10 + (*at - '0');
+  }
+  if (!digits) return 0;
+  *value = negative ? -parsed : parsed;
   return 1;
 }
 

@@ -19,6 +19,8 @@ void channel_send(const char *json);
 
 /** The string field `key` of a flat JSON object, copied into `out`; -1 when missing, escaped or too long. */
 long json_string(const char *json, size_t len, const char *key, char *out, size_t out_size);
+/** The string field `key` in place (no escapes allowed): its length and *value, or -1. */
+long json_raw_string(const char *json, size_t len, const char *key, const char **value);
 /** The integer field `key`; 0 when missing. */
 int json_int(const char *json, size_t len, const char *key, long long *value);
 

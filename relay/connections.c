@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "buffer.h"
 #include "channel.h"
 #include "framing.h"
+#include "sandbox-sockets.h"
 
 enum {
   READ_CHUNK = 65536,
@@ -77,7 +77,6 @@ struct conn {
 };
 
 static int epoll_fd = -1;
-static int host_netns = -1;
 static struct conn *conns;
 static struct group *groups;
 
@@ -255,7 +254,8 @@ static int carries_proof(const struct conn *c, const struct request_head *head) 
 
 /** Whether a later request on the connection goes to the sandbox now, goes back to Node, or waits for tokens. */
 static enum gate gate(struct conn *c, const struct request_head *head) {
-  if (head->host_len != c->host_len || memcmp(head->host, c->host, c->host_len) != 0) return REFUSE;
+  // An HTTP/1.0 request may have no Host (head->host NULL): memcmp is not given a null pointer.
+  if (head->host_len != c->host_len || (c->host_len && memcmp(head->host, c->host, c->host_len) != 0)) return REFUSE;
   struct group *g = c->group;
   if (g->revoked || !carries_proof(c, head)) return REFUSE;
   if (g->tokens > 0 && epoch_ms() < g->expires_ms) {
@@ -409,42 +409,13 @@ static void on_upstream(struct conn *c, uint32_t events) {
   update_interest(c);
 }
 
-/** A socket connected from inside the network namespace at `netns` (the host's when empty). */
-static int sandbox_socket(const char *netns) {
-  if (!*netns) return socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  int ns = open(netns, O_RDONLY | O_CLOEXEC);
-  if (ns < 0) return -1;
-  int fd = -1;
-  if (setns(ns, CLONE_NEWNET) == 0) {
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (setns(host_netns, CLONE_NEWNET) != 0) {
-      perror("paddock-relay: cannot return to the host network namespace");
-      exit(1);
-    }
-  }
-  close(ns);
-  return fd;
-}
-
-static long find_raw_string(const char *json, size_t len, const char *key, const char **value) {
-  char pattern[32];
-  int n = snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
-  const char *at = memmem(json, len, pattern, (size_t)n);
-  if (!at) return -1;
-  at += n;
-  const char *end = memchr(at, '"', len - (size_t)(at - json));
-  if (!end) return -1;
-  *value = at;
-  return end - at;
-}
-
 void connection_open(const char *json, size_t len, int client) {
   long long id = 0, group_id = 0, port = 0, is_protected = 0;
   char ip[64], netns[256], proof_kind[8] = "";
   struct conn *c = calloc(1, sizeof *c);
   const char *initial = NULL, *proof = "";
-  long initial_len = find_raw_string(json, len, "initial", &initial);
-  long proof_len = find_raw_string(json, len, "proof", &proof);
+  long initial_len = json_raw_string(json, len, "initial", &initial);
+  long proof_len = json_raw_string(json, len, "proof", &proof);
   if (!c || client < 0 || !json_int(json, len, "id", &id) || !json_int(json, len, "group", &group_id) || !json_int(json, len, "port", &port) ||
       json_string(json, len, "ip", ip, sizeof ip) < 0 || json_string(json, len, "netns", netns, sizeof netns) < 0 ||
       json_string(json, len, "scheme", c->scheme, sizeof c->scheme) < 0 || json_string(json, len, "client", c->client_address, sizeof c->client_address) < 0 ||
@@ -557,10 +528,7 @@ void connections_sweep(int released) {
 }
 
 
-void connections_init(int epoll, int host_namespace) {
-  epoll_fd = epoll;
-  host_netns = host_namespace;
-}
+void connections_init(int epoll) { epoll_fd = epoll; }
 
 int connection_event(uint64_t data, uint32_t events) {
   struct conn *c = (struct conn *)(uintptr_t)(data & ~(uint64_t)1);

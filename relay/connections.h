@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** The epoll set sockets are watched in (data 0 is not a connection), and the host's network namespace. */
-void connections_init(int epoll_fd, int host_netns);
+/** The epoll set sockets are watched in (data 0 is not a connection). */
+void connections_init(int epoll_fd);
 /** A `conn` message and the client socket passed with it (-1 when none came). */
 void connection_open(const char *json, size_t len, int client);
 /** Requests the group may send until `expires` (epoch ms); 0 tokens sends its waiting requests back. */

@@ -3,7 +3,8 @@
 //
 // The Node server admits a connection's first request (host, password, rate limit), then passes the
 // client socket here (keeping its own copy) with the bytes it has read. The relay connects to the
-// sandbox from inside the sandbox's network namespace and from then on reads each request head: a
+// sandbox from inside the sandbox's network namespace (a socket its unprivileged self gets from a
+// helper, sandbox-sockets.c) and from then on reads each request head: a
 // request for the same preview host, with a rate-limit token (and on a protected port the credential
 // that admitted the first), goes to the sandbox with X-Forwarded-* and without Paddock credentials;
 // answers are copied back byte for byte and followed (framing.c), so anything else (another host, an
@@ -22,7 +23,6 @@
 //   unused {group, tokens, expires}   (the group's last connection is going: tokens to give back)
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -33,6 +33,8 @@
 
 #include "channel.h"
 #include "connections.h"
+#include "privileges.h"
+#include "sandbox-sockets.h"
 
 static void on_message(const char *json, size_t len, int fd) {
   char type[16];
@@ -61,7 +63,13 @@ int main(void) {
   struct sched_param no_priority = {0};
   sched_setscheduler(0, SCHED_BATCH, &no_priority);
   int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-  connections_init(epoll_fd, open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
+  // Everything that needs privileges is set up: from here on the relay is nobody, with no capability
+  // and a seccomp filter; only the helper forked here keeps CAP_SYS_ADMIN (privileges.h).
+  if (epoll_fd < 0 || sandbox_sockets_start() < 0 || drop_relay_privileges() < 0) {
+    perror("paddock-relay: cannot start confined");
+    return 1;
+  }
+  connections_init(epoll_fd);
   struct epoll_event event = {.events = EPOLLIN, .data.u64 = 0};
   epoll_ctl(epoll_fd, EPOLL_CTL_ADD, channel, &event);
   struct epoll_event events[64];

@@ -9,9 +9,11 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
-# wrk is for `npm run bench` only (the preview benchmark's C client).
+# wrk is for `npm run bench` only (the preview benchmark's C client). clang-14 with libFuzzer and its
+# sanitizer runtimes is for fuzzing the C parsers (scripts/fuzz-c.sh, test/native/fuzz.test.ts);
+# binutils gives readelf/objdump, which check the C programs' hardening (test/native/hardening.test.ts).
 bookworm_packages=(runc nftables iptables iproute2 debootstrap umoci skopeo e2fsprogs util-linux
-  mount psmisc git curl ca-certificates tini gcc libc6-dev wrk)
+  mount psmisc git curl ca-certificates tini gcc libc6-dev wrk clang-14 libfuzzer-14-dev libclang-rt-14-dev binutils)
 trixie_source=/etc/apt/sources.list.d/paddock-trixie.sources
 trixie_pin=/etc/apt/preferences.d/paddock-trixie-runsc
 

@@ -3,7 +3,7 @@ import type net from 'node:net';
 import type { ExecRequest, ExecResult } from '../runtime.js';
 import { CappedBuffer } from '../oci/capped-buffer.js';
 import { timedOutExitCode } from '../oci/exec-process.js';
-import { encodeCommand, encodeFrame, FrameReader, FrameType, type AgentCommand } from './protocol.js';
+import { AgentProtocolError, decodeExitStatus, encodeCommand, encodeFrame, FrameReader, FrameType, type AgentCommand, type Frame } from './protocol.js';
 
 /** After a kill, how long the agent gets to report the exit before the connection is dropped. */
 const killGraceMs = 5000;
@@ -18,6 +18,7 @@ export function runOverAgent(socket: net.Socket, command: AgentCommand, request:
   const reader = new FrameReader();
   let timedOut = false;
   let exitCode: number | null = null;
+  let protocolError: AgentProtocolError | null = null;
   let graceTimer: NodeJS.Timeout | undefined;
 
   const kill = (): void => {
@@ -32,30 +33,33 @@ export function runOverAgent(socket: net.Socket, command: AgentCommand, request:
   request.signal?.addEventListener('abort', kill, { once: true });
 
   return new Promise<ExecResult>((resolve, reject) => {
-    socket.on('data', (chunk: Buffer) => {
-      let frames;
-      try {
-        frames = reader.push(chunk);
-      } catch (error) {
-        socket.destroy(error as Error);
-        return;
+    const onFrame = (frame: Frame): void => {
+      if (frame.type === FrameType.stdout) {
+        stdout.push(frame.data);
+        request.onStdout?.(frame.data);
+      } else if (frame.type === FrameType.stderr) {
+        stderr.push(frame.data);
+        request.onStderr?.(frame.data);
+      } else if (frame.type === FrameType.exit) {
+        exitCode = decodeExitStatus(frame.data);
+      } else if (frame.type === FrameType.notStarted) {
+        // The command could not start (bad cwd, …): a failed command, as `runc exec` reports it.
+        const message = Buffer.from(`${frame.data.toString('utf8')}\n`);
+        stderr.push(message);
+        request.onStderr?.(message);
+        exitCode = 126;
       }
-      for (const frame of frames) {
-        if (frame.type === FrameType.stdout) {
-          stdout.push(frame.data);
-          request.onStdout?.(frame.data);
-        } else if (frame.type === FrameType.stderr) {
-          stderr.push(frame.data);
-          request.onStderr?.(frame.data);
-        } else if (frame.type === FrameType.exit) {
-          exitCode = Number(frame.data.toString('latin1'));
-        } else if (frame.type === FrameType.notStarted) {
-          // The command could not start (bad cwd, …): a failed command, as `runc exec` reports it.
-          const message = Buffer.from(`${frame.data.toString('utf8')}\n`);
-          stderr.push(message);
-          request.onStderr?.(message);
-          exitCode = 126;
-        }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const frame of reader.push(chunk)) onFrame(frame);
+      } catch (error) {
+        // Whatever runs in the sandbox can forge the agent's frames: the connection ends, the command with it.
+        if (!(error instanceof AgentProtocolError)) throw error;
+        protocolError = error;
+        exitCode = null;
+        socket.destroy();
+        return;
       }
       if (exitCode !== null) socket.destroy();
     });
@@ -64,8 +68,8 @@ export function runOverAgent(socket: net.Socket, command: AgentCommand, request:
       clearTimeout(timer);
       clearTimeout(graceTimer);
       request.signal?.removeEventListener('abort', kill);
-      if (exitCode === null && !timedOut) {
-        reject(new AgentConnectionLost('the sandbox agent closed the connection before the command finished'));
+      if (protocolError || (exitCode === null && !timedOut)) {
+        reject(new AgentConnectionLost(protocolError ? `the sandbox agent broke the protocol: ${protocolError.message}` : 'the sandbox agent closed the connection before the command finished'));
         return;
       }
       resolve({

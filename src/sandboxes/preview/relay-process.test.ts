@@ -1,7 +1,8 @@
 // The preview relay process (build/paddock-relay) with real sockets on the host: a client connection
 // admitted here is passed to it and relayed to an HTTP server; what the server receives, what the
 // client reads back and when a connection comes back are checked byte for byte.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import pino from 'pino';
@@ -35,7 +36,7 @@ let tokens: number[] = [];
 let grants = 0;
 const givenBack: number[] = [];
 let group: RelayGroup;
-let relayTo = { port: 0 };
+let relayTo = { port: 0, netns: '' };
 /** What admitted the first request of the next connection (the port is protected here). */
 let proof: RelayProof | null = null;
 
@@ -84,7 +85,7 @@ beforeAll(async () => {
       client.removeListener('data', onData);
       client.pause();
       group = relay.newGroup({ label: 'sbx-3000', sandboxId: 'sbx', port: 3000, ip: '127.0.0.1', passwordHash: null });
-      relay.relay({ client, initial: buffered, group, host: 'sbx-3000.localhost', port: relayTo.port, netns: '', scheme: 'https', portIsProtected: true, proof });
+      relay.relay({ client, initial: buffered, group, host: 'sbx-3000.localhost', port: relayTo.port, netns: relayTo.netns, scheme: 'https', portIsProtected: true, proof });
     };
     client.on('data', onData);
   });
@@ -103,7 +104,7 @@ afterEach(() => {
   tokens = [];
   grants = 0;
   givenBack.length = 0;
-  relayTo = { port: upstreamPort };
+  relayTo = { port: upstreamPort, netns: '' };
   proof = null;
 });
 
@@ -327,7 +328,7 @@ describe('the preview relay process', () => {
         probe.close(() => resolve(port));
       });
     });
-    relayTo = { port: closedPort };
+    relayTo = { port: closedPort, netns: '' };
     const { socket, outcome } = connect();
     socket.write('GET / HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
     expect((await outcome).kind).toBe('unreachable');
@@ -418,4 +419,64 @@ describe('the preview relay process', () => {
     await until(() => second.received().includes('answer to GET /two'));
     second.socket.destroy();
   });
+  it('runs as nobody with no capability, no_new_privs and a seccomp filter; its namespace helper keeps CAP_SYS_ADMIN alone', async () => {
+    tokens = [10];
+    const client = connect();
+    client.socket.write('GET /confined HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+    await until(() => client.received().includes('answer to GET /confined'));
+    const relayPid = (relay as unknown as { child: ChildProcess }).child.pid!;
+    const nobody = execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim();
+    const relayStatus = processStatus(relayPid);
+    expect(relayStatus.Uid).toBe(`${nobody}\t${nobody}\t${nobody}\t${nobody}`);
+    expect(relayStatus.Groups).toBe('');
+    for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb']) expect(relayStatus[set], set).toBe('0000000000000000');
+    expect(relayStatus.NoNewPrivs).toBe('1');
+    expect(relayStatus.Seccomp).toBe('2');
+    const [helperPid] = readFileSync(`/proc/${relayPid}/task/${relayPid}/children`, 'utf8').trim().split(' ').map(Number);
+    const helperStatus = processStatus(helperPid);
+    expect(helperStatus.Uid).toBe(`${nobody}\t${nobody}\t${nobody}\t${nobody}`);
+    const sysAdmin = (1n << 21n).toString(16).padStart(16, '0');
+    for (const set of ['CapPrm', 'CapEff', 'CapBnd']) expect(helperStatus[set], set).toBe(sysAdmin);
+    for (const set of ['CapInh', 'CapAmb']) expect(helperStatus[set], set).toBe('0000000000000000');
+    expect(helperStatus.NoNewPrivs).toBe('1');
+    expect(helperStatus.Seccomp).toBe('2');
+    client.socket.destroy();
+  });
+
+  it('connects inside a named network namespace through its helper, and inside no other namespace', async () => {
+    const name = `paddock-relaytest-${process.env.PADDOCK_TEST_NETWORK_BASE ?? 0}`;
+    execFileSync('ip', ['netns', 'add', name]);
+    const server = spawn('ip', ['netns', 'exec', name, process.execPath, '-e', "require('http').createServer((q, s) => s.end('inside ' + q.url)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })"]);
+    try {
+      execFileSync('ip', ['-n', name, 'link', 'set', 'lo', 'up']);
+      const port = Number(await new Promise<string>((resolve) => server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+      tokens = [10];
+      relayTo = { port, netns: `/run/netns/${name}` };
+      const inside = connect();
+      inside.socket.write('GET /netns HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+      await until(() => inside.received().includes('inside /netns'));
+      inside.socket.destroy();
+      // The same port on the host's loopback has no server: only the namespace's answered.
+      for (const netns of ['/proc/1/ns/net', '/run/netns/../../proc/1/ns/net', '/run/netns/', '/run/netns/no-such-namespace']) {
+        relayTo = { port, netns };
+        const outside = connect();
+        outside.socket.write('GET /netns HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
+        expect((await outside.outcome).kind, netns).toBe('unreachable');
+        outside.socket.destroy();
+      }
+    } finally {
+      server.kill();
+      execFileSync('ip', ['netns', 'del', name]);
+    }
+  });
 });
+
+/** The fields of /proc/PID/status. */
+function processStatus(pid: number): Record<string, string> {
+  const status: Record<string, string> = {};
+  for (const line of readFileSync(`/proc/${pid}/status`, 'utf8').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) status[line.slice(0, colon)] = line.slice(colon + 1).trim();
+  }
+  return status;
+}
