@@ -131,7 +131,11 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
       config: { access: { kind: 'ticket', area: 'sandboxes', writes: true, redeem: (ticket, params) => tickets.redeem(ticket, params.id) } },
       schema: { tags: ['terminal'], summary: 'Open an interactive terminal (WebSocket)', description: TERMINAL_DESCRIPTION, params: SandboxParams, querystring: TerminalQuery, response: { ...errors, 426: Err } },
       preHandler: async (request) => {
-        if (!request.ws) throw new HttpError(426, 'this endpoint is a WebSocket: connect with ws:// or wss:// and Upgrade: websocket', 'upgrade_required', {}, { upgrade: 'websocket' });
+        if (!request.ws) {
+          // Ownership first: another account's sandbox is a 404 on every route, whatever the request looks like.
+          await service.get(request.principal!.accountId, request.params.id);
+          throw new HttpError(426, 'this endpoint is a WebSocket: connect with ws:// or wss:// and Upgrade: websocket', 'upgrade_required', {}, { upgrade: 'websocket' });
+        }
         const { id } = request.params;
         const { session: sessionId, cols, rows } = request.query;
         await runningSandbox(request.principal!.accountId, id);
