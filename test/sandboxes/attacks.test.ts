@@ -248,6 +248,46 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
     });
   });
 
+  // runc only: under gVisor the same flood leaves the flooding sandbox's runsc control channel wedged
+  // (`runsc state` and `runsc delete` hang, so it cannot be destroyed), a hole not fixed yet and written
+  // down in the README's known limits; running it here would hang this file's teardown.
+  it.runIf(runtime === 'runc')("cannot exhaust the server's descriptors by connecting to its agent socket without end", async () => {
+    const flood = [
+      'import os, resource, socket, time',
+      'for _ in range(12):',
+      '    if os.fork() == 0:',
+      '        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)',
+      '        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))',
+      '        held = []',
+      '        try:',
+      '            for _ in range(2000):',
+      '                connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)',
+      '                connection.connect("/.paddock/run/agent.sock")',
+      '                held.append(connection)',
+      '        except OSError:',
+      '            pass',
+      '        time.sleep(8)',
+      '        os._exit(0)',
+      'while True:',
+      '    try:',
+      '        os.wait()',
+      '    except ChildProcessError:',
+      '        break',
+    ].join('\n');
+    const flooder = await create(key, { network_mode: 'none' });
+    const before = fs.readdirSync('/proc/self/fd').length;
+    const flooding = python(flooder.id, flood, [], 30);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(fs.readdirSync('/proc/self/fd').length).toBeLessThan(before + 500);
+    expect((await t.request('GET', '/v1/account', { token: key })).status).toBe(200);
+    expect((await exec(neighbour.id, 'echo neighbour alive')).stdout).toBe('neighbour alive\n');
+    await flooding;
+    expect(fs.readdirSync('/proc/self/fd').length).toBeLessThan(before + 100);
+    const started = performance.now();
+    expect((await t.request('DELETE', `/v1/sandboxes/${flooder.id}`, { token: key })).status).toBe(204);
+    expect(performance.now() - started).toBeLessThan(30_000);
+  }, 90_000);
+
   describe('the bridge', () => {
     it('drops frames with another source IP or MAC, forged ARP and IPv6 router adverts (the host sees only honest frames)', async () => {
       const neighbourMac = await macOf(neighbour.id);
