@@ -9,6 +9,12 @@ export const sandboxAgentDir = '/.paddock/run';
 export const agentSocketName = 'agent.sock';
 /** sockaddr_un holds 108 bytes including the terminating NUL. */
 const maxSocketPathBytes = 107;
+/**
+ * Idle connections kept per sandbox. The agent keeps at most five; code inside the sandbox can connect
+ * too, and every connection is a descriptor of this process: without a bound one sandbox exhausted the
+ * server's descriptors (EMFILE on every request). Connections beyond it are closed at once.
+ */
+const maxIdleConnections = 16;
 
 export class AgentEndpoint {
   private readonly server: net.Server;
@@ -90,6 +96,10 @@ export class AgentEndpoint {
   }
 
   private offer(socket: net.Socket): void {
+    if (this.idle.length >= maxIdleConnections) {
+      socket.destroy();
+      return;
+    }
     this.open.add(socket);
     socket.once('close', () => this.open.delete(socket));
     if (this.closed) {

@@ -3,6 +3,7 @@ import { access } from 'node:fs/promises';
 import { run, runCommand, type CommandResult } from './command.js';
 import type { NetworkConfig } from './options.js';
 import type { SandboxNames } from './names.js';
+import { sandboxMac } from './mac.js';
 import { writeSysctl } from './sysctl.js';
 
 export async function pathExists(path: string): Promise<boolean> {
@@ -31,13 +32,16 @@ export async function createIsolatedNamespace(names: SandboxNames): Promise<void
 /**
  * A namespace plugged into the bridge: `eth0` inside with the sandbox address, an isolated port outside.
  * IPv6 is disabled on both ends (so link-local IPv6 cannot become a way around the IPv4 rules) before
- * either is up. Three processes: the steps share batches, as a process spawn is most of each step's cost.
+ * either is up. The port neither learns addresses nor receives unknown unicast: the bridge reaches the
+ * sandbox's one MAC by a static entry, so a sandbox sending frames with another sandbox's MAC (root has
+ * CAP_NET_RAW on runc) cannot draw that sandbox's traffic to its own port, nor fill the host's forwarding
+ * table. Four processes: the steps share batches, as a process spawn is most of each step's cost.
  */
 export async function createConnectedNamespace(config: NetworkConfig, names: SandboxNames, ip: string, mtu: number): Promise<void> {
   const create = (await pathExists(names.netnsPath)) ? [] : [`netns add ${names.netns}`];
   await ipBatch([
     ...create,
-    `link add ${names.hostVeth} mtu ${mtu} type veth peer name eth0 mtu ${mtu} netns ${names.netns}`,
+    `link add ${names.hostVeth} mtu ${mtu} type veth peer name eth0 mtu ${mtu} address ${sandboxMac(ip)} netns ${names.netns}`,
   ]);
   await writeSysctl(`/proc/sys/net/ipv6/conf/${names.hostVeth}/disable_ipv6`, '1', true);
   const inside = [
@@ -50,14 +54,32 @@ export async function createConnectedNamespace(config: NetworkConfig, names: San
     ipBatch([
       `link set ${names.hostVeth} master ${config.bridgeName}`,
       // Port isolation: frames from one sandbox port are never delivered to another.
-      `link set ${names.hostVeth} type bridge_slave isolated on`,
+      `link set ${names.hostVeth} type bridge_slave isolated on learning off flood off`,
       `link set ${names.hostVeth} up`,
-    ]),
+    ]).then(() => pinPortMac(names.hostVeth, sandboxMac(ip))),
     // Inside the namespace, /proc/sys/net is the namespace's own; `all` also covers the eth0 already there.
     run('nsenter', [`--net=${names.netnsPath}`, '--', 'sh', '-c',
       'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 && exec ip -batch -'],
     { input: inside.join('\n') + '\n' }),
   ]);
+}
+
+/** The bridge's static forwarding entry for the one MAC behind a sandbox port. */
+export async function pinPortMac(hostVeth: string, mac: string): Promise<void> {
+  await run('bridge', ['fdb', 'replace', mac, 'dev', hostVeth, 'master', 'static']);
+}
+
+/** The MAC of a live sandbox's eth0 (one attached before MACs were derived from addresses has a random one). */
+export async function sandboxEth0Mac(netnsPath: string): Promise<string | null> {
+  const result = await netnsExec(netnsPath, 'ip', ['-j', 'link', 'show', 'dev', 'eth0']);
+  if (result.exitCode !== 0) return null;
+  return (JSON.parse(result.stdout) as Array<{ address?: string }>)[0]?.address ?? null;
+}
+
+/** Puts a port attached by an older version under the same rules as a new one: no learning, no flooding. */
+export async function hardenPort(hostVeth: string, mac: string): Promise<void> {
+  await run('ip', ['link', 'set', hostVeth, 'type', 'bridge_slave', 'learning', 'off', 'flood', 'off']);
+  await pinPortMac(hostVeth, mac);
 }
 
 function ipBatch(lines: string[], netns?: string): Promise<string> {

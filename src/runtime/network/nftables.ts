@@ -5,6 +5,7 @@ import { run } from './command.js';
 import type { NetworkConfig } from './options.js';
 import type { NetworkMode } from '../runtime.js';
 import type { SandboxNames } from './names.js';
+import { sandboxMac } from './mac.js';
 
 export async function applyRuleset(ruleset: string): Promise<void> {
   await run('nft', ['-f', '-'], { input: ruleset });
@@ -68,10 +69,15 @@ export function baseRuleset(config: NetworkConfig): string {
     `add rule ${inet} sandbox_nat ip saddr ${config.subnetText} oifname != ${br} masquerade`,
     `add table ${bridge}`,
     `add set ${bridge} ports { type ifname . ipv4_addr; }`,
+    `add set ${bridge} port_macs { type ifname . ether_addr; }`,
     `add chain ${bridge} sandbox_ports { type filter hook prerouting priority filter; policy accept; }`,
     `add chain ${bridge} sandbox_bridging { type filter hook forward priority filter; policy accept; }`,
     `flush chain ${bridge} sandbox_ports`,
     `flush chain ${bridge} sandbox_bridging`,
+    // A sandbox may only send from its own MAC (also as the ARP sender), so it can neither pose as
+    // another sandbox towards the bridge nor point the host's neighbour entries at one.
+    `add rule ${bridge} sandbox_ports iifname ${ports} iifname . ether saddr != @port_macs drop`,
+    `add rule ${bridge} sandbox_ports iifname ${ports} ether type arp iifname . arp saddr ether != @port_macs drop`,
     // A sandbox may only speak IPv4/ARP from its own address (no spoofing another sandbox, no IPv6).
     `add rule ${bridge} sandbox_ports iifname ${ports} ether type arp iifname . arp saddr ip @ports accept`,
     `add rule ${bridge} sandbox_ports iifname ${ports} ether type ip iifname . ip saddr @ports accept`,
@@ -92,7 +98,10 @@ export interface SandboxRules {
 export function sandboxRuleset(config: NetworkConfig, rules: SandboxRules): string {
   const inet = `inet ${config.tableName}`;
   const { names, ip } = rules;
-  const lines = [`add element bridge ${config.tableName} ports { "${names.hostVeth}" . ${ip} }`];
+  const lines = [
+    `add element bridge ${config.tableName} ports { "${names.hostVeth}" . ${ip} }`,
+    portMacLine('add', config, names.hostVeth, sandboxMac(ip)),
+  ];
   if (rules.mode === 'full') {
     lines.push(`add element ${inet} egress { ${ip} : accept }`);
   } else {
@@ -105,6 +114,10 @@ export function sandboxRuleset(config: NetworkConfig, rules: SandboxRules): stri
     );
   }
   return lines.join('\n') + '\n';
+}
+
+export function portMacLine(verb: 'add' | 'delete', config: NetworkConfig, hostVeth: string, mac: string): string {
+  return `${verb} element bridge ${config.tableName} port_macs { "${hostVeth}" . ${mac} }`;
 }
 
 function allowSetLines(config: NetworkConfig, set: string, allowed: string[]): string[] {
@@ -124,6 +137,7 @@ export interface TableState {
   /** Sandbox source addresses present in the egress map. */
   egressAddresses: string[];
   ports: Array<{ ifname: string; ip: string }>;
+  portMacs: Array<{ ifname: string; mac: string }>;
 }
 
 interface NftJson {
@@ -140,7 +154,7 @@ async function listTable(family: 'inet' | 'bridge', table: string): Promise<NftJ
 
 export async function readTableState(config: NetworkConfig): Promise<TableState> {
   const [inet, bridge] = await Promise.all([listTable('inet', config.tableName), listTable('bridge', config.tableName)]);
-  const state: TableState = { chains: [], sets: [], egressAddresses: [], ports: [] };
+  const state: TableState = { chains: [], sets: [], egressAddresses: [], ports: [], portMacs: [] };
   for (const object of inet) {
     if (object.chain?.name) state.chains.push(object.chain.name);
     if (object.set?.name) state.sets.push(object.set.name);
@@ -149,10 +163,10 @@ export async function readTableState(config: NetworkConfig): Promise<TableState>
     }
   }
   for (const object of bridge) {
-    if (object.set?.name !== 'ports') continue;
-    for (const element of object.set.elem ?? []) {
-      const [ifname, ip] = (element as { concat: string[] }).concat;
-      state.ports.push({ ifname, ip });
+    for (const element of object.set?.elem ?? []) {
+      const [ifname, address] = (element as { concat: string[] }).concat;
+      if (object.set?.name === 'ports') state.ports.push({ ifname, ip: address });
+      if (object.set?.name === 'port_macs') state.portMacs.push({ ifname, mac: address });
     }
   }
   return state;
@@ -168,6 +182,7 @@ export function leaseRemovalRuleset(config: NetworkConfig, names: SandboxNames, 
   const inet = `inet ${config.tableName}`;
   const lines = [
     `delete element bridge ${config.tableName} ports { "${names.hostVeth}" . ${lease.ip} }`,
+    portMacLine('delete', config, names.hostVeth, sandboxMac(lease.ip)),
     `delete element ${inet} egress { ${lease.ip} }`,
   ];
   if (lease.mode === 'allowlist') lines.push(`flush chain ${inet} ${names.allowChain}`, `delete chain ${inet} ${names.allowChain}`, `delete set ${inet} ${names.allowSet}`);
@@ -186,6 +201,9 @@ export function removalRuleset(config: NetworkConfig, state: TableState, removal
     if (removal.addresses.includes(port.ip) || removal.hashes.includes(hash)) {
       lines.push(`delete element bridge ${config.tableName} ports { "${port.ifname}" . ${port.ip} }`);
     }
+  }
+  for (const port of state.portMacs) {
+    if (removal.hashes.includes(port.ifname.slice(config.interfacePrefix.length))) lines.push(portMacLine('delete', config, port.ifname, port.mac));
   }
   for (const hash of removal.hashes) {
     if (state.chains.includes(`sbx_${hash}`)) lines.push(`flush chain ${inet} sbx_${hash}`, `delete chain ${inet} sbx_${hash}`);

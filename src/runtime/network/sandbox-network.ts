@@ -8,8 +8,27 @@ import { DnsRefresher } from './dns-refresher.js';
 import { ensureIptablesForwarding } from './host-firewall.js';
 import { IpAllocator } from './ip-allocator.js';
 import { hashInName, idHash, sandboxNames, type SandboxNames } from './names.js';
-import { createConnectedNamespace, createIsolatedNamespace, deleteConnection, deleteLink, listLinks, listNamespaces, pathExists } from './netns.js';
-import { allowSetRuleset, applyRuleset, baseRuleset, leaseRemovalRuleset, readTableState, removalRuleset, sandboxRuleset } from './nftables.js';
+import {
+  createConnectedNamespace,
+  createIsolatedNamespace,
+  deleteConnection,
+  deleteLink,
+  hardenPort,
+  listLinks,
+  listNamespaces,
+  pathExists,
+  sandboxEth0Mac,
+} from './netns.js';
+import {
+  allowSetRuleset,
+  applyRuleset,
+  baseRuleset,
+  leaseRemovalRuleset,
+  portMacLine,
+  readTableState,
+  removalRuleset,
+  sandboxRuleset,
+} from './nftables.js';
 import { type NetworkConfig, type NetworkOptions, resolveNetworkOptions } from './options.js';
 
 export interface SandboxNetwork {
@@ -108,6 +127,7 @@ class LinuxSandboxNetwork implements SandboxNetwork {
     }
     for (const id of leftovers) await this.detach(id);
     await this.sweepOrphans(liveIds);
+    await this.pinLivePorts(liveIds);
     await this.resumeRefreshes(liveIds);
     return [...leftovers].sort();
   }
@@ -152,13 +172,31 @@ class LinuxSandboxNetwork implements SandboxNetwork {
       const hash = hashInName(name, 'sbx_') ?? hashInName(name, 'allow_');
       if (hash && !liveHashes.has(hash)) hashes.add(hash);
     }
-    for (const port of state.ports) {
+    for (const port of [...state.ports, ...state.portMacs]) {
       const hash = hashInName(port.ifname, config.interfacePrefix);
       if (hash && !liveHashes.has(hash)) hashes.add(hash);
     }
     const addresses = state.egressAddresses.filter((address) => !liveAddresses.has(address));
     const removal = removalRuleset(config, state, { hashes: [...hashes], addresses });
     if (removal) await applyRuleset(removal);
+  }
+
+  /**
+   * After a restart, every live sandbox's port gets its MAC pinned: one attached by a version that did
+   * not pin MACs has a random one, which the bridge table would otherwise drop from now on.
+   */
+  private async pinLivePorts(liveIds: string[]): Promise<void> {
+    const { config, allocator } = this.ready();
+    const state = await readTableState(config);
+    for (const id of liveIds) {
+      const lease = allocator.get(id);
+      const names = sandboxNames(config, id);
+      if (!lease || state.portMacs.some((port) => port.ifname === names.hostVeth)) continue;
+      const mac = await sandboxEth0Mac(names.netnsPath);
+      if (!mac) continue;
+      await hardenPort(names.hostVeth, mac).catch((error: Error) => config.warn(`port of live sandbox ${id} could not be pinned: ${error.message}`));
+      await applyRuleset(portMacLine('add', config, names.hostVeth, mac) + '\n');
+    }
   }
 
   /** After a restart, live allowlist sandboxes get their hostnames refreshed again. */

@@ -10,7 +10,7 @@ import { mountOverlay, mountPointsUnder, unmount } from '../host/mounts.js';
 import { sandboxNameFiles, type SandboxNetwork } from '../network/index.js';
 import { runtimePaths, sandboxPaths, type SandboxPaths } from '../paths.js';
 import { createSandboxRootfs, removeSandboxRootfs } from '../rootfs/sandbox-rootfs.js';
-import { writeFileInRootfs } from '../rootfs/confined-write.js';
+import { OutsideRootfs, writeFileInRootfs } from '../rootfs/confined-write.js';
 import { diskUsedBytes } from '../rootfs/disk.js';
 import { DiskPool } from '../rootfs/disk-pool.js';
 import { backgroundNiceness, compressTar, replaceUpperDir, tarUpperDir } from '../rootfs/upper-archive.js';
@@ -336,8 +336,14 @@ export class OciSandboxRuntime implements SandboxRuntime {
     await replaceUpperDir(paths.upperDir, paths.workDir, archiveFile);
     await mountOverlay({ lowerDirs, upperDir: paths.upperDir, workDir: paths.workDir, target: paths.rootfs });
     // The archive may come from another sandbox of the account: this one keeps its own name and address.
-    await writeFileInRootfs(paths.rootfs, 'etc/hostname', `${id}\n`);
-    await this.writeNameFiles(paths, id, record.networkMode, record.ip);
+    // An archive whose /etc points outside the sandbox (a symlink it made) gets nothing written through
+    // it: the sandbox starts with the /etc it chose, and the host's files stay untouched.
+    try {
+      await writeFileInRootfs(paths.rootfs, 'etc/hostname', `${id}\n`);
+      await this.writeNameFiles(paths, id, record.networkMode, record.ip);
+    } catch (error) {
+      if (!(error instanceof OutsideRootfs)) throw error;
+    }
     await removeCgroups(record.cgroupsPath);
     await this.driver.start(id, paths.bundleDir, record.netnsPath, record.networkMode);
     await this.saveRecord({ ...record, paused: false });
