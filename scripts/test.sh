@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Set-up command 2: install what is missing, start the services the tests need (PostgreSQL on
 # 127.0.0.1), build the templates the runtime tests use, and run the suite on each supported Node.js:
-# the whole suite on the first of PADDOCK_TEST_NODES (default "22 20"), and on the others the parts
-# that lean on Node's own APIs and internals (node_subset below). Arguments go to Vitest and replace
-# both selections: `npm run test:all -- test/core/http.test.ts` runs that file on every listed Node.
+# the whole suite on the first of PADDOCK_TEST_NODES (default "22 20"), on the others the api project
+# and the runtime files that lean on Node's internals (below). Arguments go to Vitest and replace both
+# selections: `npm run test:all -- test/core/http.test.ts` runs that file on every listed Node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,14 +21,11 @@ for major in "${test_majors[@]}"; do test_nodes+=("$(bash scripts/find-node.sh "
 bash scripts/native-addons.sh "${test_nodes[@]}"
 PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${test_nodes[0]}" bin/paddock.js templates build
 
-# Every Vitest run in one line each: Vitest's own arguments. The api project (HTTP, fetch, crypto,
-# streams, the relay's IPC) and the runtime files that reach into Node: the preview relay hands sockets
-# to its C process over Node's IPC handle protocol and pauses them with _handle.readStop/readStart,
-# the terminal runs node-pty, the CLI runs dist/ through bin/paddock.js.
-node_subset=(
-  "--project api"
-  "--project runtime test/sandboxes/preview-relay.test.ts test/sandboxes/preview.test.ts test/sandboxes/terminal.test.ts test/cli/cli.test.ts"
-)
+# What the other Nodes run, besides the whole api project (HTTP, fetch, crypto, streams, the relay's
+# IPC): the runtime files that reach into Node. The preview relay hands sockets to its C process over
+# Node's IPC handle protocol and pauses them with _handle.readStop/readStart, the terminal runs
+# node-pty, the CLI runs dist/ through bin/paddock.js.
+node_sensitive_runtime_files="test/sandboxes/preview-relay.test.ts test/sandboxes/terminal.test.ts test/cli/cli.test.ts"
 
 rm -rf .test-results
 mkdir -p .test-results
@@ -37,7 +34,7 @@ status=0
 run_vitest() {
   local node="$1" report="$2" started=$SECONDS
   shift 2
-  echo "== Node $("$node" --version): vitest run $*"
+  echo "== Node $("$node" --version): vitest run $*${PADDOCK_TEST_RUNTIME_FILES:+ (runtime project: $PADDOCK_TEST_RUNTIME_FILES)}"
   # Tests start helpers with process.execPath; PATH covers anything that asks for `node` by name.
   PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run \
     --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=1
@@ -53,10 +50,7 @@ for index in "${!test_nodes[@]}"; do
   elif [ "$index" -eq 0 ]; then
     run_vitest "$node" ".test-results/vitest-$label.json"
   else
-    for part in "${!node_subset[@]}"; do
-      read -r -a selection <<<"${node_subset[$part]}"
-      run_vitest "$node" ".test-results/vitest-$label-$part.json" "${selection[@]}"
-    done
+    PADDOCK_TEST_RUNTIME_FILES="$node_sensitive_runtime_files" run_vitest "$node" ".test-results/vitest-$label.json"
   fi
 done
 
