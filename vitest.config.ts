@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // host network and runs its files one at a time, after the api files (they share the host's bridge,
 // nftables and netns).
 const runtimeTests = ['test/runtime/**/*.test.ts', 'test/sandboxes/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/pipelines/runtime/**/*.test.ts', 'test/pipelines/eval-stage.test.ts'];
+// On its second Node, scripts/test.sh narrows the runtime project to the files that reach into Node's
+// internals (space-separated paths), keeping the whole api project, in one run.
+const runtimeSelection = process.env.PADDOCK_TEST_RUNTIME_FILES?.split(/\s+/).filter(Boolean);
 
 export default defineConfig({
   test: {
@@ -14,7 +17,7 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: 2 } },
-      { extends: true, test: { name: 'runtime', include: runtimeTests, fileParallelism: false } },
+      { extends: true, test: { name: 'runtime', include: runtimeSelection?.length ? runtimeSelection : runtimeTests, fileParallelism: false } },
     ],
   },
 });

@@ -1,20 +1,70 @@
 #!/usr/bin/env bash
 # Set-up command 2: install what is missing, start the services the tests need (PostgreSQL on
-# 127.0.0.1), build the templates the runtime tests use, and run the whole suite.
+# 127.0.0.1), build the templates the runtime tests use, and run the suite on each supported Node.js:
+# the whole suite on the first of PADDOCK_TEST_NODES (default "22 20"), on the others the api project
+# and the runtime files that lean on Node's internals (below). Arguments go to Vitest and replace both
+# selections: `npm run test:all -- test/core/http.test.ts` runs that file on every listed Node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+read -r -a test_majors <<<"${PADDOCK_TEST_NODES:-22 20}"
+if [ "${#test_majors[@]}" -eq 0 ]; then
+  echo "PADDOCK_TEST_NODES is empty: name at least one Node.js major version, e.g. \"22 20\"" >&2
+  exit 2
+fi
+
 bash scripts/prepare.sh
 bash scripts/start-postgres.sh
-PADDOCK_DATA="$PWD/.test-data" node bin/paddock.js templates build
 
+test_nodes=()
+for major in "${test_majors[@]}"; do test_nodes+=("$(bash scripts/find-node.sh "$major")"); done
+bash scripts/native-addons.sh "${test_nodes[@]}"
+PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${test_nodes[0]}" bin/paddock.js templates build
+
+# What the other Nodes run, besides the whole api project (HTTP, fetch, crypto, streams, the relay's
+# IPC): the runtime files that reach into Node. The preview relay hands sockets to its C process over
+# Node's IPC handle protocol and pauses them with _handle.readStop/readStart, the terminal runs
+# node-pty, the CLI runs dist/ through bin/paddock.js.
+node_sensitive_runtime_files="test/sandboxes/preview-relay.test.ts test/sandboxes/terminal.test.ts test/cli/cli.test.ts"
+
+rm -rf .test-results
 mkdir -p .test-results
-set +e
-npx vitest run --reporter=default --reporter=json --outputFile.json=.test-results/vitest.json "$@"
-status=$?
-set -e
+reports=()
+status=0
+run_vitest() {
+  local node="$1" report="$2" started=$SECONDS
+  shift 2
+  echo "== Node $("$node" --version): vitest run $*${PADDOCK_TEST_RUNTIME_FILES:+ (runtime project: $PADDOCK_TEST_RUNTIME_FILES)}"
+  # Tests start helpers with process.execPath; PATH covers anything that asks for `node` by name.
+  PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run \
+    --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=1
+  reports+=("$report")
+  echo "== Node $("$node" --version): $((SECONDS - started)) s"
+}
+
+for index in "${!test_nodes[@]}"; do
+  node="${test_nodes[$index]}"
+  label="node${test_majors[$index]}"
+  if [ "$#" -gt 0 ]; then
+    run_vitest "$node" ".test-results/vitest-$label.json" "$@"
+  elif [ "$index" -eq 0 ]; then
+    run_vitest "$node" ".test-results/vitest-$label.json"
+  else
+    PADDOCK_TEST_RUNTIME_FILES="$node_sensitive_runtime_files" run_vitest "$node" ".test-results/vitest-$label.json"
+  fi
+done
+
+# The first run's report stays where tools look for it; the line below totals every run.
+cp "${reports[0]}" .test-results/vitest.json 2>/dev/null || true
 node -e '
-  const r = require("./.test-results/vitest.json");
-  console.log(`Tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-' || true
+  let passed = 0, failed = 0, missing = 0;
+  for (const file of process.argv.slice(1)) {
+    try {
+      const r = require(require("node:path").resolve(file));
+      console.log(`${file}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+      passed += r.numPassedTests; failed += r.numFailedTests;
+    } catch { console.log(`${file}: no report (the run did not finish)`); missing += 1; }
+  }
+  console.log(`Tests: ${passed} passed, ${failed} failed` + (missing ? ` (${missing} run(s) left no report)` : ""));
+' "${reports[@]}" || true
 exit $status

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Config } from '../config.js';
 import { hostInitBinary } from '../runtime/oci/bundle.js';
+import { nodeSupport } from './node-support.js';
 
 const run = promisify(execFile);
 
@@ -80,10 +81,7 @@ const checkRoot: Check = async () => {
   return { name: 'root', required: true, ok, detail: ok ? 'running as root' : 'sandboxes need root (namespaces, cgroups, mounts)', fix: ok ? undefined : 'run paddock as root' };
 };
 
-const checkNode: Check = async () => {
-  const major = Number(process.versions.node.split('.')[0]);
-  return { name: 'node', required: true, ok: major >= 20, detail: `v${process.versions.node}`, fix: major >= 20 ? undefined : 'install Node.js 20 or newer' };
-};
+const checkNode: Check = async () => ({ name: 'node', required: true, ...nodeSupport(process.versions.node) });
 
 function checkPostgres(databaseUrl: string): Check {
   return async () => {

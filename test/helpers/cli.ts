@@ -16,9 +16,10 @@ export interface Served {
   exited: Promise<number | null>;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** `node` is the Node.js binary that runs it: the one running the tests unless a test names another. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, node = process.execPath): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...serverDefaults, ...env } });
+    const child = spawn(node, [BIN, ...args], { env: { ...process.env, ...serverDefaults, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -27,8 +28,8 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   });
 }
 
-export function startServe(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...serverDefaults, ...env } });
+export function startServe(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 20_000, node = process.execPath): Promise<Served> {
+  const child = spawn(node, [BIN, 'serve', ...args], { env: { ...process.env, ...serverDefaults, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
