@@ -10,6 +10,7 @@ import type { AlertService } from './alerts/service.js';
 import type { NotificationService } from './alerts/notifications/service.js';
 import { isReachable, type Storage } from './core/db/database.js';
 import { registerErrorHandling } from './core/error-handler.js';
+import { answerParserError, answerRoutingError, MAX_PARAM_LENGTH } from './core/framework-errors.js';
 import { newId } from './core/ids.js';
 import type { Outbox } from './core/outbox/outbox.js';
 import { loggerOptions } from './core/logging.js';
@@ -93,7 +94,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     // Client-chosen ids (session ids, up to 128 characters) and run state keys travel in paths; a state
     // key somewhat over its 256-character limit must reach the handler to get the spec's 400 (a path
     // segment over 400 characters, encoded, is still a 414).
-    routerOptions: { maxParamLength: 400 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerRoutingError,
+    clientErrorHandler: answerParserError,
     schemaErrorFormatter: describeValidationError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
