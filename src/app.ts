@@ -11,6 +11,7 @@ import type { NotificationService } from './alerts/notifications/service.js';
 import { isReachable, type Storage } from './core/db/database.js';
 import { registerErrorHandling } from './core/error-handler.js';
 import { answerParserError, answerRoutingError, MAX_PARAM_LENGTH } from './core/framework-errors.js';
+import { registerNulGuard } from './core/nul-guard.js';
 import { newId } from './core/ids.js';
 import type { Outbox } from './core/outbox/outbox.js';
 import { loggerOptions } from './core/logging.js';
@@ -103,6 +104,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
   registerErrorHandling(app);
+  registerNulGuard(app);
 
   // JSON only: text/plain on a JSON endpoint is a 415, and an empty JSON body (some clients send the
   // header on DELETE) is no body rather than an error.
