@@ -104,7 +104,8 @@ export class StateGateway {
       const url = new URL(request.url ?? '/', 'http://gateway');
       const match = /^\/v1\/state(?:\/(.+))?$/.exec(url.pathname);
       if (!match) return send(404, { error: 'not found: use /v1/state or /v1/state/<key>' });
-      const key = match[1] === undefined ? null : decodeURIComponent(match[1]);
+      const key = match[1] === undefined ? null : decodeKey(match[1]);
+      if (key === undefined) return send(400, { error: 'the state key is not valid percent-encoded UTF-8' });
       if (key === null) {
         if (request.method !== 'GET') return send(405, { error: 'only GET on /v1/state' });
         return send(200, await this.state.list(who.runId));
@@ -134,6 +135,15 @@ export class StateGateway {
       this.log.warn({ err: error }, 'state gateway request failed');
       return send(500, { error: 'internal error' });
     }
+  }
+}
+
+/** The key as sent, decoded; undefined when its percent-encoding does not decode (decodeURIComponent throws). */
+function decodeKey(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
   }
 }
 
