@@ -108,7 +108,9 @@ export const PipelineVersion = Type.Object({
 export const PipelineListItem = Type.Object({ id: Type.String(), name: Type.String(), status: Type.String(), version: Type.Integer(), created_at: Type.String() });
 
 export const PipelineParams = Type.Object({ id: Type.String() });
-export const VersionParams = Type.Object({ id: Type.String(), version: Type.Integer({ minimum: 1 }) });
+/** PostgreSQL's integer: Ajv takes `Infinity` and 1e300 for integers, which PostgreSQL then refuses with an error. */
+export const MAX_INTEGER_PARAM = 2_147_483_647;
+export const VersionParams = Type.Object({ id: Type.String(), version: Type.Integer({ minimum: 1, maximum: MAX_INTEGER_PARAM }) });
 export const RunParams = Type.Object({ id: Type.String(), run_id: Type.String() });
 export const StageLogParams = Type.Object({ id: Type.String(), run_id: Type.String(), stage: Type.String() });
 export const StateParams = Type.Object({ id: Type.String(), run_id: Type.String(), key: Type.String({ maxLength: 4096 }) });

@@ -52,6 +52,19 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
     expect((await t.request('GET', '/v1/pipelines', { token: key })).body.filter((p: any) => p.name.startsWith('bad-'))).toEqual([]);
   });
 
+  it('answers 400 for a version or attempt number no integer column holds (fuzz seed 777 #6702: versions/Infinity answered 500 on PostgreSQL)', async () => {
+    const pipeline = await createPipeline(t, key, { stages: [gate] });
+    for (const version of ['Infinity', '1e300', '2147483648']) {
+      const reply = await t.request('GET', `/v1/pipelines/${pipeline.id}/versions/${version}`, { token: key });
+      expect(reply.status, version).toBe(400);
+      expect(reply.body.error).toContain('params.version');
+    }
+    const run = await startRun(t, key, pipeline.id);
+    const logs = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/stages/gate/logs?attempt=Infinity`, { token: key });
+    expect(logs.status).toBe(400);
+    expect(logs.body.error).toContain('query.attempt');
+  });
+
   it('answers 409 for a name already used in the account, but not in another account', async () => {
     await createPipeline(t, key, { name: 'same', stages: [gate] });
     const again = await t.request('POST', '/v1/pipelines', { token: key, body: { name: 'same', stages: [gate] } });
