@@ -4,6 +4,8 @@ import type { Principal, RouteAccess } from './access.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** The JSON body may hold U+0000 in its strings: the route checks and stores it itself (see nul-guard.ts). */
+    acceptsNul?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -1,12 +1,13 @@
 // PostgreSQL's text cannot hold U+0000: a NUL reaching a query as a parameter fails it with a 500, on
 // PostgreSQL only. No id can contain one, so a path parameter with a NUL names nothing (404, as any
-// unknown id); a query value with one is refused with a 400 naming it. Both before validation, on both
-// databases alike. (JSON bodies are left to their routes: ingest, for one, refuses a bad event by index
-// and keeps the rest.)
+// unknown id); a query value or a JSON body string or key with one is refused with a 400 naming it
+// (names, commands, env values: none can hold a NUL; binary data travels base64-encoded, files raw).
+// Before validation, on both databases alike. A route whose body may hold NULs declares `acceptsNul`
+// (ingest refuses a bad event by index and keeps the rest).
 import type { FastifyInstance } from 'fastify';
 import { HttpError, Invalid } from './errors.js';
 
-/** Where the first NUL is (`query.type[1]`), or null. */
+/** Where the first NUL is (`body.stages[0].name`), or null. Iterative: bodies may nest deeper than the stack. */
 export function findNul(value: unknown, root: string): string | null {
   const pending: [unknown, string][] = [[value, root]];
   while (pending.length) {
@@ -31,5 +32,7 @@ export function registerNulGuard(app: FastifyInstance): void {
     if (param) throw new HttpError(404, `${param} contains a NUL character (U+0000): nothing has such an id`, 'not_found');
     const query = findNul(request.query, 'query');
     if (query) throw new Invalid(query, 'must not contain NUL characters (U+0000)');
+    const body = request.routeOptions.config?.acceptsNul ? null : findNul(request.body, 'body');
+    if (body) throw new Invalid(body, 'must not contain NUL characters (U+0000)');
   });
 }
