@@ -17,10 +17,11 @@ export function findNul(value: unknown, root: string): string | null {
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${at}[${i}]`]);
     } else if (item !== null && typeof item === 'object' && !Buffer.isBuffer(item)) {
-      for (const [key, child] of Object.entries(item)) {
-        if (key.includes('\0')) return `${at} key ${JSON.stringify(key.replaceAll('\0', '\\0'))}`;
-        pending.push([child, `${at}.${key}`]);
-      }
+      const entries = Object.entries(item);
+      const badKey = entries.find(([key]) => key.includes('\0'));
+      if (badKey) return `${at} key ${JSON.stringify(badKey[0].replaceAll('\0', '\\0'))}`;
+      // Reversed onto the stack, so the first field in the document is reported first.
+      for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i][1], `${at}.${entries[i][0]}`]);
     }
   }
   return null;

@@ -1,10 +1,11 @@
 // Would the server accept this body? The same decoding (UTF-8 with replacement), the same JSON parser
-// settings (secure-json-parse refusing __proto__ and constructor) and the same strict Ajv as the
-// server's validation. The fuzzer only sends bodies this oracle refuses, so any row a fuzzed request
+// settings (secure-json-parse refusing __proto__ and constructor), the same NUL rule and the same strict
+// Ajv as the server's validation. The fuzzer only sends bodies this oracle refuses, so any row a fuzzed request
 // stores is a bug, never a body that happened to be valid.
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import secureJson from 'secure-json-parse';
+import { findNul } from '../../../src/core/nul-guard.js';
 import type { Operation } from './operations.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -32,6 +33,8 @@ export function bodyOracle(operations: Operation[]) {
     } catch {
       return false;
     }
+    // The server refuses a NUL in any body string (src/core/nul-guard.ts), except where a route takes them.
+    if (operation.path !== '/v1/events/ingest' && findNul(value, 'body')) return false;
     return validate(value) as boolean;
   };
 }

@@ -198,9 +198,16 @@ function bodyPart(operation: Operation) {
     if (at < 0) return { body, labels };
     return { body: Buffer.concat([body.subarray(0, at + 1), Buffer.from([0xff, 0xfe, 0xc3]), body.subarray(at + 1)]), labels: [...labels, 'invalid UTF-8 inside a string'] };
   });
+  // A body as valid as the skeleton gets, but for one NUL in a string: refused only by the NUL rule.
+  const withNul = fc.constant(operation.bodySchema ? skeleton(operation.bodySchema) : null).map((body) => {
+    const text = JSON.stringify(body) ?? 'null';
+    const at = text.indexOf('"x');
+    return { body: Buffer.from(at < 0 ? text : `${text.slice(0, at + 1)}\\u0000${text.slice(at + 1)}`), labels: ['the skeleton body with a NUL in a string'] };
+  });
   return fc.oneof(
     { weight: 6, arbitrary: structured },
     { weight: 1, arbitrary: withBadBytes },
+    { weight: 1, arbitrary: withNul },
     { weight: 2, arbitrary: rawBody.map((body) => ({ body, labels: [`raw body ${describe(body.subarray(0, 40).toString('latin1'))} (${body.length} bytes)`] })) },
     { weight: 1, arbitrary: fc.constant({ body: null as Buffer | null, labels: ['no body'] }) },
   );
