@@ -9,7 +9,9 @@ import { registerAlerts } from './alerts/plugin.js';
 import type { AlertService } from './alerts/service.js';
 import type { NotificationService } from './alerts/notifications/service.js';
 import { isReachable, type Storage } from './core/db/database.js';
-import { answerRouterError, registerErrorHandling } from './core/error-handler.js';
+import { registerErrorHandling } from './core/error-handler.js';
+import { answerRoutingError, MAX_PARAM_LENGTH } from './core/framework-errors.js';
+import { registerNulGuard } from './core/nul-guard.js';
 import { newId } from './core/ids.js';
 import type { Outbox } from './core/outbox/outbox.js';
 import { loggerOptions } from './core/logging.js';
@@ -99,9 +101,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     // Client-chosen ids (session ids, up to 128 characters) and run state keys travel in paths; a state
     // key somewhat over its 256-character limit must reach the handler to get the spec's 400 (a path
     // segment over 400 characters, encoded, is still a 414).
-    routerOptions: { maxParamLength: 400 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerRoutingError,
     schemaErrorFormatter: describeValidationError,
-    frameworkErrors: answerRouterError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // A request without Host is answered as JSON by guardServer, not by Node with an empty body.
@@ -109,6 +111,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
   const allowedMethods = registerErrorHandling(app);
+  registerNulGuard(app);
 
   // JSON only: text/plain on a JSON endpoint is a 415, and an empty JSON body (some clients send the
   // header on DELETE) is no body rather than an error.

@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   idempotency_conflict: { status: 422, meaning: 'This Idempotency-Key was used with another request (method, path or body).' },
   idempotency_in_progress: { status: 409, meaning: 'A request with this Idempotency-Key is still being processed: retry later.' },
   payload_too_large: { status: 413, meaning: 'The request body (or the file asked for) is over its size limit.' },
+  invalid_path: { status: 400, meaning: 'The path does not decode: a percent-encoded segment is not UTF-8 text.' },
   uri_too_long: { status: 414, meaning: 'A path parameter is longer than any valid value.' },
   unsupported_media_type: { status: 415, meaning: 'The content-type is not one the endpoint accepts (JSON endpoints take application/json).' },
   upgrade_required: { status: 426, meaning: 'The endpoint is a WebSocket: connect with Upgrade: websocket.' },

@@ -58,17 +58,6 @@ function frameworkError(error: FastifyError, bodyLimitBytes: number | undefined)
   return null;
 }
 
-/**
- * Fastify's `frameworkErrors`: what its router refuses before any hook runs (a path segment over the
- * parameter length limit, a URL that does not decode), otherwise answered in Fastify's own body shape.
- */
-export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode ?? 400;
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(request, reply, status, 'uri_too_long', 'a path segment is longer than any valid value');
-  if (status >= 500) return sendError(request, reply, 500, 'internal_error', 'internal server error');
-  return sendError(request, reply, status, genericCodeFor(status), error.message.slice(0, 300));
-}
-
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Returns the methods routes serve (`GET, HEAD, POST, …`), for the 405s answered outside Fastify. */

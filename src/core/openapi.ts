@@ -29,6 +29,9 @@ field is at fault), except under agent delegation (\`/v1/a2a\`, \`/.well-known/a
 \`application/json\` → 415, a body over the limit (1 MiB unless an endpoint says otherwise) → 413, a method no route serves
 (TRACE, CONNECT, …) → 405. The \`code\` is stable and tells apart answers of one status (a 403 for scope from a 403 for a
 plan limit); messages may be reworded. The \`Error\` schema lists every code with its status and meaning.
+Refused before routing, with the same body: a path whose percent-encoding does not decode to UTF-8 → 400, a path segment over
+400 characters → 414, raw non-ASCII bytes in the request target → 400, request headers over 16 KiB → 431.
+A NUL character (U+0000) in a path id → 404 (no id holds one), in a query value or a JSON body string → 400 naming the field.
 
 **Rate limits.** Per account by plan (free 60/min, pro 300, team 1000, enterprise configurable), per client IP on open
 endpoints. Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds);

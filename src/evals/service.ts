@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import { Conflict, HttpError, Invalid, NotFound } from '../core/errors.js';
-import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
+import { newScenarioId, newSuiteId } from './ids.js';
 import type { EvalRunner, RunOptions } from './runner.js';
 import type { CreateScenarioInput, CreateSuiteInput, UpdateScenarioInput, UpdateSuiteInput } from './schemas.js';
 import * as store from './store.js';
@@ -30,7 +30,7 @@ export class EvalService {
     const checks = validateChecks(input.checks as Record<string, unknown>[]);
     const now = nowIso();
     const row: store.ScenarioRow = {
-      id: newId('evs'),
+      id: newScenarioId(),
       account_id: accountId,
       name: input.name,
       description: input.description ?? '',
@@ -82,7 +82,7 @@ export class EvalService {
     await this.requireScenarios(accountId, input.scenario_ids);
     const now = nowIso();
     const row: store.SuiteRow = {
-      id: newId('evt'),
+      id: newSuiteId(),
       account_id: accountId,
       name: input.name,
       description: input.description ?? '',

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { errors, pipelineAccess } from './routes.js';
 import type { RunService, StartRunInput } from './runs/service.js';
-import { DecisionBody, DecisionResult, EventsQuery, Page, PipelineParams, PutStateBody, Run, RunEvents, RunListItem, RunParams, StageLogParams, StageLogs, StageRecord, StartRunBody, StateEntry, StateParams } from './schemas.js';
+import { DecisionBody, DecisionResult, EventsQuery, MAX_INTEGER_PARAM, Page, PipelineParams, PutStateBody, Run, RunEvents, RunListItem, RunParams, StageLogParams, StageLogs, StageRecord, StartRunBody, StateEntry, StateParams } from './schemas.js';
 import type { PutStateInput } from './state/service.js';
 
 const STATE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -61,7 +61,7 @@ export function runRoutes(service: RunService) {
         summary: "A stage's logs",
         description: 'Not shown in the spec. stdout and stderr of every attempt of the stage (or of `attempt`), with exit code and status; a running attempt\'s logs are saved at each lease renewal.',
         params: StageLogParams,
-        querystring: Type.Object({ attempt: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        querystring: Type.Object({ attempt: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER_PARAM })) }),
         response: { 200: StageLogs, ...errors },
       },
       handler: async (request) => service.logs(request.principal!.accountId, request.params.id, request.params.run_id, request.params.stage, request.query.attempt),

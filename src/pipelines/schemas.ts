@@ -45,7 +45,7 @@ export const StageDefinition = Type.Object(
     env: Type.Optional(StringMap),
     config: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
-        description: `Type-specific. await_approval: \`message\`, \`channels\` (${CHANNELS_FOR_APPROVAL.join(', ')}; dashboard is the in-app notification), \`sla_timeout\` (duration), \`auto_decision\` (\`reject\` or \`approve\`, applied when the SLA expires). gate: \`trust_above\` (0-100), \`cost_below\` (USD), \`expression\` (CEL, as condition.if), \`state_key\`, \`fail_fast\`. eval: \`scenario_id\`|\`scenario_name\`|\`suite_id\`|\`suite_name\`, \`min_pass_rate\`, \`max_cost_usd\`, \`fail_on_regression\`, \`baseline_count\`, \`regression_threshold\`, \`store_result_in_state\`, \`result_state_key\`. a2a: \`agent_url\`, \`skill_id\`, \`prompt\`, \`max_cost_usd\`.`,
+        description: `Type-specific. await_approval: \`message\`, \`channels\` (${CHANNELS_FOR_APPROVAL.join(', ')}; dashboard is the in-app notification), \`sla_timeout\` (duration), \`auto_decision\` (\`reject\` or \`approve\`, applied when the SLA expires). gate: \`trust_above\` (0-100), \`cost_below\` (USD), \`expression\` (CEL, as condition.if), \`state_key\`, \`fail_fast\`. eval: exactly one of \`scenario_id\`|\`scenario_name\`|\`suite_id\`|\`suite_name\` (the spec types the ids as UUIDs; they are the ids Paddock gives scenarios, \`evs_…\`, and suites, \`evt_…\`: another shape → 400 naming the field), \`min_pass_rate\`, \`max_cost_usd\`, \`fail_on_regression\`, \`baseline_count\`, \`regression_threshold\`, \`store_result_in_state\`, \`result_state_key\`. a2a: \`agent_url\`, \`skill_id\`, \`prompt\`, \`max_cost_usd\`.`,
       }),
     ),
   },
@@ -108,7 +108,9 @@ export const PipelineVersion = Type.Object({
 export const PipelineListItem = Type.Object({ id: Type.String(), name: Type.String(), status: Type.String(), version: Type.Integer(), created_at: Type.String() });
 
 export const PipelineParams = Type.Object({ id: Type.String() });
-export const VersionParams = Type.Object({ id: Type.String(), version: Type.Integer({ minimum: 1 }) });
+/** PostgreSQL's integer: Ajv takes `Infinity` and 1e300 for integers, which PostgreSQL then refuses with an error. */
+export const MAX_INTEGER_PARAM = 2_147_483_647;
+export const VersionParams = Type.Object({ id: Type.String(), version: Type.Integer({ minimum: 1, maximum: MAX_INTEGER_PARAM }) });
 export const RunParams = Type.Object({ id: Type.String(), run_id: Type.String() });
 export const StageLogParams = Type.Object({ id: Type.String(), run_id: Type.String(), stage: Type.String() });
 export const StateParams = Type.Object({ id: Type.String(), run_id: Type.String(), key: Type.String({ maxLength: 4096 }) });

@@ -14,6 +14,13 @@ const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 const PathQuery = Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096, description: 'Absolute, or relative to /workspace.' }) }, { additionalProperties: false });
 
+const RAW_BYTES_ONLY = 'send the file as raw bytes with Content-Type: application/octet-stream (an empty file: an empty body with that type); nothing was written';
+
+function notRawBytes(contentType: string | undefined): HttpError<415> {
+  const given = contentType ? `content-type ${contentType.split(';')[0].trim().slice(0, 100)} is not accepted` : 'the request has no content-type';
+  return new HttpError(415, `${given}: ${RAW_BYTES_ONLY}`, 'unsupported_media_type');
+}
+
 type Request = { Params: { id: string }; Querystring: { path: string } };
 
 /** Files and git need a running sandbox; unlike exec (which answers 200 by the spec) they answer 409. */
@@ -28,7 +35,12 @@ async function whenRunning<T>(work: () => Promise<T>): Promise<T> {
 
 export function fileRoutes(service: SandboxService) {
   return async function register(app: FastifyInstance) {
+    // A file's content is raw bytes and nothing else. The JSON parser inherited from the app would hand the
+    // handler an object (or nothing) and the write would silently replace the file with 0 bytes, so in
+    // this plugin every other content type is refused before anything is written.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: FILE_WRITE_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser('*', (request, _payload, done) => done(notRawBytes(request.headers['content-type'])));
 
     app.get<Request>('/v1/sandboxes/:id/files', {
       config: access,
@@ -68,13 +80,16 @@ export function fileRoutes(service: SandboxService) {
       schema: {
         tags: ['files'],
         summary: 'Write a file',
-        description: 'Send the raw bytes with `Content-Type: application/octet-stream` (at most 50 MiB; larger → 413). Parent directories are created; an existing file is replaced. Answers `{path, size}`.',
+        description:
+          'Send the raw bytes with `Content-Type: application/octet-stream` (at most 50 MiB; larger → 413). Any other content type, JSON included, or no content type at all answers 415 and writes nothing: an existing file is never replaced by a body that is not its content. An empty file is an empty body with that type. Parent directories are created; an existing file is replaced. Answers `{path, size}`.',
         params: SandboxParams,
         querystring: PathQuery,
         response: { 200: Type.Object({ path: Type.String(), size: Type.Integer() }), ...errors, 413: Err, 415: Err },
       },
       handler: async (request) => {
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        // A bodyless PUT without a content type reaches here without the parsers.
+        if (!Buffer.isBuffer(request.body)) throw notRawBytes(request.headers['content-type']);
+        const body = request.body;
         return whenRunning(() => writeFile(service, request.principal!.accountId, request.params.id, request.query.path, body));
       },
     });

@@ -20,7 +20,7 @@ type Params = { Params: { id: string } };
 export function sessionRoutes(service: SessionService) {
   return async function register(app: FastifyInstance) {
     app.post<{ Body: { events: unknown[] } }>('/v1/events/ingest', {
-      config: { ...writeEvents, idempotent: true },
+      config: { ...writeEvents, idempotent: true, acceptsNul: true },
       bodyLimit: MAX_INGEST_BODY_BYTES,
       schema: {
         tags: ['sessions'],

@@ -31,6 +31,40 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
     expect(list.body).toEqual([{ id: pipeline.id, name: 'build-and-test', status: 'active', version: 1, created_at: pipeline.created_at }]);
   });
 
+  it('takes the scenario and suite ids Paddock hands out in eval stages, and refuses other shapes naming the field', async () => {
+    const scenarioId = 'evs_01jb0000000000000000000000';
+    const suiteId = 'evt_01jb0000000000000000000000';
+    await createPipeline(t, key, { stages: [{ name: 'e', type: 'eval', config: { scenario_id: scenarioId } }] });
+    await createPipeline(t, key, { stages: [{ name: 'e', type: 'eval', config: { suite_id: suiteId } }] });
+    const refused: [Record<string, unknown>, string][] = [
+      [{ scenario_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }, 'body.stages[0].config.scenario_id'],
+      [{ scenario_id: 'evs_short' }, 'body.stages[0].config.scenario_id'],
+      [{ scenario_id: suiteId }, 'body.stages[0].config.scenario_id'],
+      [{ scenario_id: `${scenarioId}' or '1'='1` }, 'body.stages[0].config.scenario_id'],
+      [{ suite_id: scenarioId }, 'body.stages[0].config.suite_id'],
+      [{ suite_id: '' }, 'body.stages[0].config.suite_id'],
+    ];
+    for (const [config, field] of refused) {
+      const reply = await t.request('POST', '/v1/pipelines', { token: key, body: { name: `bad-${Math.random()}`, stages: [{ name: 'e', type: 'eval', config }] } });
+      expect(reply.status, JSON.stringify(config)).toBe(400);
+      expect(reply.body.error).toContain(field);
+    }
+    expect((await t.request('GET', '/v1/pipelines', { token: key })).body.filter((p: any) => p.name.startsWith('bad-'))).toEqual([]);
+  });
+
+  it('answers 400 for a version or attempt number no integer column holds (fuzz seed 777 #6702: versions/Infinity answered 500 on PostgreSQL)', async () => {
+    const pipeline = await createPipeline(t, key, { stages: [gate] });
+    for (const version of ['Infinity', '1e300', '2147483648']) {
+      const reply = await t.request('GET', `/v1/pipelines/${pipeline.id}/versions/${version}`, { token: key });
+      expect(reply.status, version).toBe(400);
+      expect(reply.body.error).toContain('params.version');
+    }
+    const run = await startRun(t, key, pipeline.id);
+    const logs = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/stages/gate/logs?attempt=Infinity`, { token: key });
+    expect(logs.status).toBe(400);
+    expect(logs.body.error).toContain('query.attempt');
+  });
+
   it('answers 409 for a name already used in the account, but not in another account', async () => {
     await createPipeline(t, key, { name: 'same', stages: [gate] });
     const again = await t.request('POST', '/v1/pipelines', { token: key, body: { name: 'same', stages: [gate] } });

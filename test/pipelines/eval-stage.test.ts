@@ -8,6 +8,7 @@ import type { StageExecutor } from '../../src/pipelines/stages/contract.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { stageContext } from './support/stage-context.js';
+import { createPipeline, stageOf, startRun, waitForRun } from './support.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));
@@ -132,6 +133,26 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
       ['max_cost', '0.3'],
     ]);
     expect(outcome.gate_result!.failed_checks[0].message).toBe('the eval run errored');
+  });
+
+  it('runs a pipeline whose eval stages name a scenario and a suite by the ids Paddock gave them', async () => {
+    const answer = await scenario('by-id', 'echo 42', [{ type: 'output_equals', value: '42' }]);
+    const suite = (await post('/v1/evals/suites', { name: 'by-id-suite', scenario_ids: [answer.id] })).body;
+    expect(answer.id).toMatch(/^evs_/);
+    expect(suite.id).toMatch(/^evt_/);
+    const pipeline = await createPipeline(t, key, {
+      stages: [
+        { name: 'scenario', type: 'eval', config: { scenario_id: answer.id, min_pass_rate: 1 } },
+        { name: 'suite', type: 'eval', depends_on: ['scenario'], config: { suite_id: suite.id, min_pass_rate: 1 } },
+      ],
+    });
+    const run = await startRun(t, key, pipeline.id);
+    const done = await waitForRun(t, key, pipeline.id, run.id, undefined, 120_000);
+    expect(done.status, JSON.stringify(done.stages)).toBe('succeeded');
+    expect(stageOf(done, 'scenario').gate_result).toMatchObject({ passed: true, score: 1 });
+    expect(stageOf(done, 'suite').gate_result).toMatchObject({ passed: true, score: 1 });
+    expect((await t.request('GET', `/v1/evals/scenarios/${answer.id}/results`, { token: key })).body[0]).toMatchObject({ source: 'pipeline', pipeline_run_id: run.id, stage_name: 'scenario' });
+    expect((await t.request('GET', `/v1/evals/suites/${suite.id}/results`, { token: key })).body[0]).toMatchObject({ source: 'pipeline', pipeline_run_id: run.id, stage_name: 'suite' });
   });
 
   it('fails with a clear error when the named scenario does not exist or the config is wrong', async () => {

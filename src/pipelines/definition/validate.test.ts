@@ -38,6 +38,8 @@ describe('cycle detection', () => {
 describe('definition rules', () => {
   it('accepts a valid DAG', () => {
     expect(refusal([command('build'), command('test', { depends_on: ['build'], condition: { if: 'input.branch == "main"' } })])).toBeNull();
+    expect(refusal([{ name: 'e', type: 'eval', config: { scenario_id: 'evs_01jb0000000000000000000000' } } as StageDefinition])).toBeNull();
+    expect(refusal([{ name: 'e', type: 'eval', config: { suite_id: 'evt_01jb0000000000000000000000' } } as StageDefinition])).toBeNull();
   });
   it.each([
     ['duplicate names', [command('a'), command('a')], /body.stages\[1\].name "a" is used by another stage/],
@@ -56,6 +58,9 @@ describe('definition rules', () => {
     ['gate bad type', [{ name: 'g', type: 'gate', config: { cost_below: 'x' } } as StageDefinition], /cost_below must be a number/],
     ['approval channel', [{ name: 'x', type: 'await_approval', config: { channels: ['sms'] } } as StageDefinition], /channels\[0\] must be one of dashboard, email, chat_a/],
     ['eval two targets', [{ name: 'e', type: 'eval', config: { scenario_name: 'a', suite_name: 'b' } } as StageDefinition], /exactly one of scenario_id/],
+    ['eval UUID scenario_id', [{ name: 'e', type: 'eval', config: { scenario_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } as StageDefinition], /config.scenario_id must be a scenario id \(evs_/],
+    ['eval suite id as scenario_id', [{ name: 'e', type: 'eval', config: { scenario_id: 'evt_01jb0000000000000000000000' } } as StageDefinition], /config.scenario_id must be a scenario id/],
+    ['eval malformed suite_id', [{ name: 'e', type: 'eval', config: { suite_id: 'evt_x' } } as StageDefinition], /config.suite_id must be a suite id \(evt_/],
     ['a2a missing url', [{ name: 'x', type: 'a2a', config: { skill_id: 's', prompt: 'p' } } as StageDefinition], /agent_url is required/],
     ['unknown config field', [{ name: 'g', type: 'gate', config: { trust: 3 } } as StageDefinition], /config.trust is not a gate config field/],
   ])('refuses %s', (_what, stages, pattern) => {

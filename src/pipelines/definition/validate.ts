@@ -2,6 +2,7 @@
 // stage names, known dependencies, no cycles (the cycle is named), durations, retry bounds, CEL that
 // type-checks, and the config each stage type needs. Every refusal names the field.
 import { Invalid } from '../../core/errors.js';
+import { isScenarioId, isSuiteId } from '../../evals/ids.js';
 import { findTemplate } from '../../runtime/templates/index.js';
 import { CHANNELS_FOR_APPROVAL } from './approval-channels.js';
 import { parseDurationMs } from './duration.js';
@@ -165,8 +166,11 @@ function validateConfig(stage: StageDefinition, field: string): void {
     case 'eval': {
       const targets = ['scenario_id', 'scenario_name', 'suite_id', 'suite_name'].filter((key) => config[key] !== undefined);
       if (targets.length !== 1) throw new Invalid(field, 'needs exactly one of scenario_id, scenario_name, suite_id, suite_name');
-      for (const key of ['scenario_id', 'suite_id']) {
-        if (config[key] !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(config[key] as string)) throw new Invalid(`${field}.${key}`, 'must be a UUID');
+      if (config.scenario_id !== undefined && !isScenarioId(config.scenario_id as string)) {
+        throw new Invalid(`${field}.scenario_id`, 'must be a scenario id (evs_…, as POST /v1/evals/scenarios answers); to name a scenario by its name use scenario_name');
+      }
+      if (config.suite_id !== undefined && !isSuiteId(config.suite_id as string)) {
+        throw new Invalid(`${field}.suite_id`, 'must be a suite id (evt_…, as POST /v1/evals/suites answers); to name a suite by its name use suite_name');
       }
       between('min_pass_rate', 0, 1);
       between('max_cost_usd', 0, Number.MAX_SAFE_INTEGER);

@@ -105,7 +105,8 @@ export class StateGateway {
       const url = new URL(request.url ?? '/', 'http://gateway');
       const match = /^\/v1\/state(?:\/(.+))?$/.exec(url.pathname);
       if (!match) throw new HttpError(404, 'not found: use /v1/state or /v1/state/<key>', 'not_found');
-      const key = match[1] === undefined ? null : decodeURIComponent(match[1]);
+      const key = match[1] === undefined ? null : decodeKey(match[1]);
+      if (key === undefined) throw new HttpError(400, 'the state key is not valid percent-encoded UTF-8', 'invalid_path');
       if (key === null) {
         if (request.method !== 'GET') throw new HttpError(405, 'only GET on /v1/state', 'method_not_allowed', {}, { allow: 'GET' });
         return send(200, await this.state.list(who.runId));
@@ -134,6 +135,15 @@ export class StateGateway {
       this.log.warn({ err: error }, 'state gateway request failed');
       return send(500, errorBody('internal_error', 'internal error'));
     }
+  }
+}
+
+/** The key as sent, decoded; undefined when its percent-encoding does not decode (decodeURIComponent throws). */
+function decodeKey(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
   }
 }
 
