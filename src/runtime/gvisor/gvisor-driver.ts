@@ -6,7 +6,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { run, runDetached } from '../host/command.js';
 import { processAlive } from '../host/process-tree.js';
-import { setCgroupFrozen } from '../host/cgroups.js';
+import { killCgroupProcesses, setCgroupFrozen } from '../host/cgroups.js';
+import { RuntimeUnresponsive } from '../errors.js';
 import type { ContainerStatus, ExecProcessSpec, OciDriver, PreparedExec } from '../oci/driver.js';
 import type { NetworkMode } from '../runtime.js';
 import { envFlags, RuntimeCli } from '../oci/runtime-cli.js';
@@ -119,8 +120,19 @@ export class GvisorDriver implements OciDriver {
     await this.cli.resume(id);
   }
 
-  remove(id: string): Promise<void> {
-    return this.cli.remove(id);
+  /**
+   * `runsc state` and `delete` ask the sandbox over its control channel, which code inside can wedge (thousands
+   * of connections to a host socket): then they never answer. Past their deadline the Sentry and the gofer,
+   * both in the sandbox's cgroup, are killed there, and the delete of a dead sandbox goes through.
+   */
+  async remove(id: string, cgroupsPath: string): Promise<void> {
+    try {
+      await this.cli.remove(id);
+    } catch (error) {
+      if (!(error instanceof RuntimeUnresponsive)) throw error;
+      await killCgroupProcesses(cgroupsPath);
+      await this.cli.remove(id);
+    }
   }
 
   async status(id: string): Promise<ContainerStatus | null> {

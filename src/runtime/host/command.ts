@@ -8,8 +8,10 @@ export class CommandFailed extends Error {
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
+    /** Killed at its `timeoutMs`: the program did not answer in time (as opposed to answering with a failure). */
+    readonly timedOut = false,
   ) {
-    super(`${file} ${args.join(' ')} failed (exit ${exitCode}): ${stderr.trim().slice(-2000)}`);
+    super(timedOut ? `${file} ${args.join(' ')} did not answer in time` : `${file} ${args.join(' ')} failed (exit ${exitCode}): ${stderr.trim().slice(-2000)}`);
   }
 }
 
@@ -33,6 +35,7 @@ export function run(program: string, programArgs: readonly string[], options: Ru
     cwd: options.cwd,
     env: options.env,
     timeout: options.timeoutMs ?? 0,
+    killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
     encoding: 'utf8',
   };
@@ -42,7 +45,8 @@ export function run(program: string, programArgs: readonly string[], options: Ru
       const err = String(stderr);
       if (error) {
         const code = typeof (error as NodeJS.ErrnoException).code === 'number' ? Number(error.code) : null;
-        reject(new CommandFailed(file, args, code, err || error.message));
+        const timedOut = Boolean(options.timeoutMs) && (error as { killed?: boolean }).killed === true;
+        reject(new CommandFailed(file, args, code, err || error.message, timedOut));
         return;
       }
       resolve({ stdout: out, stderr: err });

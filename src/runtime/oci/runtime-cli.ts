@@ -1,19 +1,25 @@
 // Shared parsing of the runc/runsc CLI answers (both follow the OCI runtime command line).
-import { run } from '../host/command.js';
+import { CommandFailed, run } from '../host/command.js';
+import { RuntimeUnresponsive } from '../errors.js';
 import type { ContainerStatus } from './driver.js';
+
+/** `state` reads a file (runc) or asks the sandbox (runsc): milliseconds unless something is wrong. */
+const STATE_TIMEOUT_MS = 10_000;
+const DELETE_TIMEOUT_MS = 60_000;
 
 export interface ContainerState {
   status: ContainerStatus;
   pid: number;
 }
 
-/** `<runtime> --root R state ID`; null when the runtime does not know the container. */
+/** `<runtime> --root R state ID`; null when the runtime does not know the container, RuntimeUnresponsive when it does not answer. */
 export async function containerState(binary: string, globalArgs: string[], id: string): Promise<ContainerState | null> {
   try {
-    const { stdout } = await run(binary, [...globalArgs, 'state', id]);
+    const { stdout } = await run(binary, [...globalArgs, 'state', id], { timeoutMs: STATE_TIMEOUT_MS });
     const state = JSON.parse(stdout) as { status: ContainerStatus; pid: number };
     return { status: state.status, pid: state.pid };
-  } catch {
+  } catch (error) {
+    if (error instanceof CommandFailed && error.timedOut) throw new RuntimeUnresponsive(id, 'state');
     return null;
   }
 }
@@ -64,6 +70,11 @@ export class RuntimeCli {
     const state = await this.state(id);
     if (!state) return;
     if (state.status === 'paused') await this.resume(id).catch(() => {});
-    await run(this.binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: 60_000, niceness });
+    try {
+      await run(this.binary, [...this.globalArgs, 'delete', '--force', id], { timeoutMs: DELETE_TIMEOUT_MS, niceness });
+    } catch (error) {
+      if (error instanceof CommandFailed && error.timedOut) throw new RuntimeUnresponsive(id, 'delete');
+      throw error;
+    }
   }
 }
