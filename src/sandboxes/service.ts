@@ -13,7 +13,7 @@ import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import { PLAN_LIMITS } from '../billing/plans.js';
-import { SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime/errors.js';
+import { RuntimeUnresponsive, SandboxNotFound, SandboxNotRunning, TemplateNotReady } from '../runtime/errors.js';
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
 import type { ExecResult, SandboxRuntime, SandboxShape } from '../runtime/runtime.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
@@ -565,12 +565,15 @@ export class SandboxService {
       if (this.locks.busy(row.id) || this.ending.has(row.id)) continue;
       // Under the sandbox's lock: a checkpoint or restore in progress has no process for a moment.
       const crashed = await this.locks.run(row.id, async () => {
-        if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
+        const stateNow = () => this.runtime.state(row.id).catch((error) => (error instanceof RuntimeUnresponsive ? ('unresponsive' as const) : ('stopped' as const)));
+        const first = await stateNow();
+        if (first === 'running' || first === 'paused') return false;
         // The runtime's state command can fail for a moment while the container changes state; ask twice.
         await new Promise((resolve) => setTimeout(resolve, 250));
-        if ((await this.runtime.state(row.id).catch(() => 'stopped' as const)) !== 'stopped') return false;
-        if (this.ending.has(row.id)) return false;
-        return this.enterError(row.id, ['running', 'paused'], 'sandbox stopped unexpectedly: its processes exited (crashed or killed)');
+        const state = await stateNow();
+        if (state === 'running' || state === 'paused' || this.ending.has(row.id)) return false;
+        const reason = state === 'unresponsive' ? 'the runtime stopped answering for it (its control channel is wedged)' : 'its processes exited (crashed or killed)';
+        return this.enterError(row.id, ['running', 'paused'], `sandbox stopped unexpectedly: ${reason}`);
       });
       if (crashed) failed.push(row.id);
     }
