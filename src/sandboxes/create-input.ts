@@ -40,6 +40,8 @@ export function validateCombination(input: CreateSandboxInput, policy: { allowPr
       throw new Invalid('body.repo', 'must be an https URL');
     }
     if (url.protocol !== 'https:') throw new Invalid('body.repo', 'must be an https URL');
+    // The URL is stored and shown to every key that can read the sandbox; a token belongs in repo_token, which is not.
+    if (url.username || url.password) throw new Invalid('body.repo', 'must not carry credentials (user:token@): send the token in repo_token, which is never stored or returned');
     if (mode === 'none') throw new Invalid('body.repo', 'needs network access to clone: use network_mode full or allowlist');
   }
   if (input.packages?.length && !/^(node|python)-/.test(input.template)) {

@@ -31,6 +31,18 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
     expect(list.body).toEqual([{ id: pipeline.id, name: 'build-and-test', status: 'active', version: 1, created_at: pipeline.created_at }]);
   });
 
+  it('refuses a run whose repo is not https or carries credentials in its URL, starting nothing', async () => {
+    const pipeline = await createPipeline(t, key, { stages: [gate] });
+    for (const repo of ['http://example.com/r.git', 'https://x-access-token:ghp_secret@example.com/r.git', 'https://deploy@example.com/r.git']) {
+      const reply = await t.request('POST', `/v1/pipelines/${pipeline.id}/runs`, { token: key, body: { repo } });
+      expect(reply.status, repo).toBe(400);
+      expect(reply.body).toMatchObject({ code: 'invalid_field', field: 'body.repo' });
+      expect(reply.text).not.toContain('ghp_secret');
+    }
+    const runs = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs`, { token: key });
+    expect(runs.body).toHaveLength(0);
+  });
+
   it('takes the scenario and suite ids Paddock hands out in eval stages, and refuses other shapes naming the field', async () => {
     const scenarioId = 'evs_01jb0000000000000000000000';
     const suiteId = 'evt_01jb0000000000000000000000';

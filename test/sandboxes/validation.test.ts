@@ -26,6 +26,8 @@ const CASES: [string, object, string][] = [
   ['env as array', { ...base, env: ['A=1'] }, 'body.env'],
   ['repo over http', { ...base, repo: 'http://example.com/r.git' }, 'body.repo'],
   ['repo as ssh', { ...base, repo: 'git@example.com:r.git' }, 'body.repo'],
+  ['repo with credentials in the URL (they would be stored and shown to read keys)', { ...base, repo: 'https://x-access-token:ghp_secret@example.com/r.git' }, 'body.repo'],
+  ['repo with a user name in the URL', { ...base, repo: 'https://deploy@example.com/r.git' }, 'body.repo'],
   ['repo with network none', { ...base, repo: 'https://example.com/r.git', network_mode: 'none' }, 'body.repo'],
   ['repo_branch without repo', { ...base, repo_branch: 'main' }, 'body.repo_branch'],
   ['repo_token without repo', { ...base, repo_token: 'secret' }, 'body.repo_token'],

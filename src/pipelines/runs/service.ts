@@ -43,6 +43,8 @@ export class RunService {
         url = new URL(input.repo);
       } catch {}
       if (!url || url.protocol !== 'https:') throw new Invalid('body.repo', 'must be an https URL');
+      // Stage sandboxes show their repo to every key that can read them; credentials do not belong in it.
+      if (url.username || url.password) throw new Invalid('body.repo', 'must not carry credentials (user:token@): a stage sandbox shows its repo URL to every key that can read it');
     }
     const runInput = { env: input.env ?? {}, repo: input.repo ?? null, branch: input.branch ?? null };
     const run = await this.transitions.createRun({ accountId, pipeline, trigger: input.trigger ?? 'api', runInput });
