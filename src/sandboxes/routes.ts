@@ -56,7 +56,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       schema: {
         tags: ['sandboxes'],
         summary: 'Get a sandbox',
-        description: 'Every creation field except repo_token, plus status, error, runtime, times, and what the sandbox has spent: `spend_usd` = `compute_cost_usd` (metered while running) + `llm_cost_usd` (its sessions), checked against `budget`.',
+        description: 'Every creation field except repo_token (keys of other scopes than `full` see `on_complete` and `on_budget_exceeded` as their origin, `https://host/***`: a webhook URL is often a credential), plus status, error, runtime, times, and what the sandbox has spent: `spend_usd` = `compute_cost_usd` (metered while running) + `llm_cost_usd` (its sessions), checked against `budget`.',
         params: SandboxParams,
         response: { 200: Sandbox, ...errors },
       },

@@ -631,8 +631,11 @@ export class SandboxService {
    * pipeline's env and run token, for stage sandboxes) is shown to narrower scopes as names only.
    */
   async detail(row: store.SandboxRow, scope: Scope) {
-    const view = sandboxView(row, await this.spend.ofOne(row.id));
-    if (row.confidential !== 1 || scopeReadsSecrets(scope)) return view;
+    const full = sandboxView(row, await this.spend.ofOne(row.id));
+    if (scopeReadsSecrets(scope)) return full;
+    // A callback URL often is a credential (a chat webhook's path, a token in the query): narrower keys see where it goes.
+    const view = { ...full, on_complete: callbackOrigin(full.on_complete), on_budget_exceeded: callbackOrigin(full.on_budget_exceeded) };
+    if (row.confidential !== 1) return view;
     return {
       ...view,
       env: Object.fromEntries(Object.keys(view.env).map((name) => [name, HIDDEN_VALUE])),
@@ -643,6 +646,16 @@ export class SandboxService {
 
   async spendOf(id: string): Promise<SandboxSpend> {
     return this.spend.ofOne(id);
+  }
+}
+
+/** `https://hooks.example.com/***` for a callback URL, shown to keys that may not read secrets. */
+function callbackOrigin(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    return `${new URL(url).origin}/${HIDDEN_VALUE}`;
+  } catch {
+    return HIDDEN_VALUE;
   }
 }
 

@@ -147,6 +147,19 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
     expect((await t.request('DELETE', `/v1/sandboxes/${plain.body.id}`, { token: sandboxKey })).status).toBe(204);
   });
 
+  it('shows narrower keys only where a callback goes, not its path or query (a chat webhook path is its credential)', async () => {
+    const hook = 'https://hooks.example.com/services/T0/B0/callback-path-secret?token=query-secret';
+    const created = await create(sandboxKey, { on_complete: hook, budget: 1, on_budget_exceeded: `${hook}&budget=1` });
+    expect(created.status, created.text).toBe(201);
+    for (const token of [sandboxKey, readKey]) {
+      const seen = await t.request('GET', `/v1/sandboxes/${created.body.id}`, { token });
+      expect(seen.body).toMatchObject({ on_complete: 'https://hooks.example.com/***', on_budget_exceeded: 'https://hooks.example.com/***' });
+      expect(seen.text).not.toMatch(/callback-path-secret|query-secret/);
+    }
+    expect((await t.request('GET', `/v1/sandboxes/${created.body.id}`, { token: full })).body.on_complete).toBe(hook);
+    await t.request('DELETE', `/v1/sandboxes/${created.body.id}`, { token: full });
+  });
+
   it("masks secret values in a failed set-up step's error, and withholds its output from narrower keys", async () => {
     const failed = await create(full, { secrets: ['API_TOKEN'], init_script: 'echo "token=$API_TOKEN"; printf %s "$API_TOKEN" | od -An -tx1 | tr -d " \\n"; exit 7' });
     expect(failed.status, failed.text).toBe(201);
