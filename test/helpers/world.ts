@@ -76,18 +76,19 @@ function makePackageIndexes(dir: string): void {
   fs.mkdirSync(path.join(source, 'bin'), { recursive: true });
   fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({ name: 'paddock-hello', version: '1.0.0', bin: { 'paddock-hello': 'bin/hello.js' } }));
   fs.writeFileSync(path.join(source, 'bin', 'hello.js'), "#!/usr/bin/env node\nconsole.log('hello from npm');\n", { mode: 0o755 });
-  fs.mkdirSync(path.join(root, 'tarballs'), { recursive: true });
-  const tarballName = sh('npm', ['pack', '--silent', '--pack-destination', path.join(root, 'tarballs')], source).split('\n').pop()!;
-  const tarball = fs.readFileSync(path.join(root, 'tarballs', tarballName));
+  // The registry's layout (`<registry>/<name>/-/<file>.tgz`): npm 12 fetches a tarball outside it only with allow-remote.
+  const packageDir = path.join(root, 'npm', 'paddock-hello');
+  fs.mkdirSync(path.join(packageDir, '-'), { recursive: true });
+  const tarballName = sh('npm', ['pack', '--silent', '--pack-destination', path.join(packageDir, '-')], source).split('\n').pop()!;
+  const tarball = fs.readFileSync(path.join(packageDir, '-', tarballName));
   const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
-  fs.mkdirSync(path.join(root, 'npm'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'npm', 'paddock-hello'), JSON.stringify({
+  fs.writeFileSync(path.join(packageDir, 'index.json'), JSON.stringify({
     name: 'paddock-hello',
     'dist-tags': { latest: '1.0.0' },
     versions: {
       '1.0.0': {
         name: 'paddock-hello', version: '1.0.0', bin: { 'paddock-hello': 'bin/hello.js' },
-        dist: { tarball: `https://${WORLD.serverA}/tarballs/${tarballName}`, integrity, shasum: createHash('sha1').update(tarball).digest('hex') },
+        dist: { tarball: `https://${WORLD.serverA}/npm/paddock-hello/-/${tarballName}`, integrity, shasum: createHash('sha1').update(tarball).digest('hex') },
       },
     },
   }));

@@ -46,7 +46,7 @@ describe.each(COMBOS)('packages and agents on %s with %s', (runtime, backend) =>
 
   it('installs npm packages globally on node templates', async () => {
     const sandbox = await createAndWait({ template: 'node-22', packages: ['paddock-hello'] });
-    expect(sandbox).toMatchObject({ status: 'running', packages: ['paddock-hello'] });
+    expect(sandbox, sandbox.error).toMatchObject({ status: 'running', packages: ['paddock-hello'] });
     expect((await exec(sandbox.id, 'paddock-hello')).output).toBe('hello from npm\n');
   });
 
