@@ -79,14 +79,16 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
   });
 
   let confidential: ConfidentialLookup = async () => false;
-  // Once the body is parsed (it may name what the route reaches), before validation: a narrower key
-  // gets the same 403 whatever else is wrong with its request. Ids are not validated yet; lookups
-  // treat an id no resource could have as naming nothing.
-  app.addHook('preValidation', async (request) => {
+  // Before the body is parsed for what the path and query name (a content-type refusal must not answer
+  // first), after it for what the body names; before validation either way: a narrower key gets the same
+  // 403 whatever else is wrong with its request. Ids are not validated yet; lookups treat an id no
+  // resource could have as naming nothing.
+  async function refuseConfidential(request: FastifyRequest, fromBody: boolean): Promise<void> {
     const access = request.routeOptions.config?.access;
     const principal = request.principal;
     if (!access || access.kind === 'open' || !access.reaches?.length || !principal || scopeReadsSecrets(principal.scope)) return;
     for (const ref of access.reaches) {
+      if ((ref.from === 'body') !== fromBody) continue;
       const id = (request[ref.from] as Record<string, unknown> | undefined)?.[ref.field];
       if (typeof id !== 'string' || !(await confidential(ref.kind, principal.accountId, id))) continue;
       throw new Forbidden(
@@ -94,7 +96,9 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
         'scope_denied',
       );
     }
-  });
+  }
+  app.addHook('preParsing', async (request) => refuseConfidential(request, false));
+  app.addHook('preValidation', async (request) => refuseConfidential(request, true));
 
   return {
     useConfidentialLookup(lookup) {

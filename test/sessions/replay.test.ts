@@ -100,7 +100,7 @@ describe.each(BACKENDS)('replay on %s', (backend) => {
       expect(reply.status, id).toBe(404);
       expect(reply.body).toEqual({ error: 'session not found', code: 'not_found' });
     }
-    expect((await replay('%00')).body).toEqual({ error: 'params.id contains a NUL character (U+0000): nothing has such an id' });
+    expect((await replay('%00')).body).toEqual({ error: 'params.id contains a NUL character (U+0000): nothing has such an id', code: 'not_found' });
     expect((await replay('x'.repeat(129))).status).toBe(400);
     expect((await t.request('GET', '/v1/sandboxes/%00/sessions', { token: key })).status).toBe(404);
   });
