@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { SandboxParams } from './schemas.js';
-import { PauseResult } from './snapshots/schemas.js';
+import { PauseResult } from '../snapshots/schemas.js';
 import type { SandboxService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
 

@@ -1,11 +1,11 @@
 // HTTP surface of snapshots: create and list under a sandbox, get, delete, signed download, restore.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { SandboxParams } from '../schemas.js';
+import { SandboxParams } from '../sandboxes/schemas.js';
 import { CreateSnapshotBody, DownloadLink, DownloadQuery, RestoreResult, RestoreSnapshotBody, Snapshot, SnapshotParams, type CreateSnapshotInput, type RestoreSnapshotInput } from './schemas.js';
 import type { SnapshotService } from './service.js';
 import { snapshotView } from './views.js';
-import { ErrorResponse } from '../../core/error-body.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'snapshots' } } as const;
 /** A confidential sandbox's snapshot may hold its secret values in files: its content is not for narrower scopes. */

@@ -1,6 +1,6 @@
 // Preview addresses: `<scheme>://<sandbox_id>-<port>.<preview host>`, built for the API and parsed
 // from the Host header of incoming requests.
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 
 export interface PreviewTarget {
   sandboxId: string;

@@ -9,8 +9,8 @@ import type net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 
-/** src/sandboxes/preview and dist/sandboxes/preview both sit three levels below the package root. */
-const relayBinary = fileURLToPath(new URL('../../../build/paddock-relay', import.meta.url));
+/** src/preview and dist/preview both sit two levels below the package root. */
+const relayBinary = fileURLToPath(new URL('../../build/paddock-relay', import.meta.url));
 
 /** Connections admitted to one preview port with one password: they share rate-limit tokens. */
 export interface RelayGroup {

@@ -2,7 +2,7 @@
 // so it trades its API key for a ticket (over a normal authenticated POST) and puts only that in the URL.
 // Tickets live in the memory of the process that hosts the sandbox's terminals.
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../../core/access.js';
+import type { Principal } from '../core/access.js';
 
 export const TICKET_TTL_SECONDS = 60;
 

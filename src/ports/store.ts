@@ -1,6 +1,6 @@
 // SQL for detected ports and their preview passwords.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, SandboxPortsTable } from '../../core/db/schema.js';
+import type { Database, SandboxPortsTable } from '../core/db/schema.js';
 
 export type PortRow = Selectable<SandboxPortsTable>;
 

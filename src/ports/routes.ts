@@ -1,9 +1,9 @@
 // HTTP surface of ports: the listening ports of a sandbox and the password of a port's preview.
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { SandboxParams } from '../schemas.js';
+import { SandboxParams } from '../sandboxes/schemas.js';
 import type { PortService } from './service.js';
-import { ErrorResponse } from '../../core/error-body.js';
+import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
 /** Changing a preview's protection changes who can reach what the sandbox serves: not for narrower scopes on a confidential sandbox. */

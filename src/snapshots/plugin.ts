@@ -1,12 +1,12 @@
 // Wires snapshots into the app: the local store, the pause hook, routes, and clean-up on close.
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import type { Dialect } from '../../core/db/database.js';
-import type { Database } from '../../core/db/schema.js';
-import type { SandboxRuntime } from '../../runtime/runtime.js';
-import { derivedKey } from '../../secrets/key.js';
-import type { SandboxService } from '../service.js';
+import type { Config } from '../config.js';
+import type { Dialect } from '../core/db/database.js';
+import type { Database } from '../core/db/schema.js';
+import type { SandboxRuntime } from '../runtime/runtime.js';
+import { derivedKey } from '../secrets/key.js';
+import type { SandboxService } from '../sandboxes/service.js';
 import { LocalSnapshotStorage } from './local-storage.js';
 import { snapshotRoutes } from './routes.js';
 import { SnapshotService } from './service.js';

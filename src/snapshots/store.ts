@@ -1,6 +1,6 @@
 // SQL for snapshots.
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Database, SnapshotsTable } from '../../core/db/schema.js';
+import type { Database, SnapshotsTable } from '../core/db/schema.js';
 
 export type SnapshotRow = Selectable<SnapshotsTable>;
 

@@ -1,11 +1,11 @@
 // Rules of the ports endpoints: listing what the detector found, and setting or removing a preview password.
 import type { Kysely } from 'kysely';
-import { hashPassword } from '../../accounts/passwords.js';
-import type { Database } from '../../core/db/schema.js';
-import { Conflict } from '../../core/errors.js';
-import { nowIso } from '../../core/time.js';
+import { hashPassword } from '../accounts/passwords.js';
+import type { Database } from '../core/db/schema.js';
+import { Conflict } from '../core/errors.js';
+import { nowIso } from '../core/time.js';
 import type { PreviewHosts } from '../preview/host.js';
-import type { SandboxService } from '../service.js';
+import type { SandboxService } from '../sandboxes/service.js';
 import type { PortDetector } from './detector.js';
 import * as store from './store.js';
 

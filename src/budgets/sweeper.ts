@@ -3,13 +3,13 @@
 // once each and destroying it at the budget_exceeded threshold. Everything it knows is read from the
 // database on each pass, so after a restart it carries on where it was.
 import type { Kysely } from 'kysely';
-import type { AlertRaiser, AlertThresholds } from '../../alerts/contract.js';
-import type { SpendCalculator } from '../../billing/metering/spend.js';
-import type { Database } from '../../core/db/schema.js';
-import { PeriodicTask } from '../../core/periodic-task.js';
-import { usd } from '../callbacks/events.js';
-import type { Logger, SandboxService } from '../service.js';
-import * as store from '../store.js';
+import type { AlertRaiser, AlertThresholds } from '../alerts/contract.js';
+import type { SpendCalculator } from '../billing/metering/spend.js';
+import type { Database } from '../core/db/schema.js';
+import { PeriodicTask } from '../core/periodic-task.js';
+import { usd } from '../sandboxes/callbacks/events.js';
+import type { Logger, SandboxService } from '../sandboxes/service.js';
+import * as store from '../sandboxes/store.js';
 import { BUDGET_ALERT_BITS, budgetThresholds, decide, msUntilNextThreshold, type BudgetAlert, type BudgetThresholds } from './thresholds.js';
 
 /** Never wake more often than this, however close a threshold is: the clock and the database are not that precise anyway. */

@@ -1,9 +1,9 @@
 // Live terminal sessions: one PTY each, running in a sandbox, with at most one WebSocket attached.
 // A dropped connection leaves the session detached for a grace period, during which it can be
 // re-attached and gets its recent output replayed; after that its shell is killed.
-import { Conflict } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import type { PtyProcess, SandboxRuntime } from '../../runtime/runtime.js';
+import { Conflict } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { PtyProcess, SandboxRuntime } from '../runtime/runtime.js';
 import type { ActivityThrottle } from './activity.js';
 import { CLOSE, type ServerControl } from './framing.js';
 import { Scrollback } from './scrollback.js';

@@ -4,9 +4,9 @@
 // costs no query.
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../core/db/schema.js';
-import { nowIso } from '../../core/time.js';
-import type { ListeningPort, SandboxRuntime } from '../../runtime/runtime.js';
+import type { Database } from '../core/db/schema.js';
+import { nowIso } from '../core/time.js';
+import type { ListeningPort, SandboxRuntime } from '../runtime/runtime.js';
 import { probeProtocol, type PortProtocol } from './probe.js';
 import * as store from './store.js';
 

@@ -1,6 +1,6 @@
 // Budget rules as pure functions: which budget alerts a spend calls for, whether the sandbox must go, and
 // how long until the next threshold is crossed at the current rate (so the sweeper checks then).
-import type { AlertType } from '../../alerts/contract.js';
+import type { AlertType } from '../alerts/contract.js';
 
 export const BUDGET_ALERT_BITS = { budget_warning: 1, budget_critical: 2 } as const;
 export type BudgetAlert = keyof typeof BUDGET_ALERT_BITS;
