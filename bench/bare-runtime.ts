@@ -1,6 +1,6 @@
 // Baselines for the sandbox benchmarks: the OCI runtime driven by hand on the same root filesystem,
 // with nothing of Paddock around it (no overlay per sandbox, no disk image, no network namespace).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,8 @@ const run = promisify(execFile);
 export interface BareRuntime {
   /** `runc run` / `runsc run` of `true`: create, start, exit, delete. Milliseconds. */
   runOnce(): Promise<number>;
+  /** `runc delete --force` / `runsc delete --force` of a running (detached) container. Milliseconds. */
+  destroyOnce(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -35,10 +37,8 @@ export async function bareRuntime(name: RuntimeName, lowerDirs: string[]): Promi
     config.process.args = args;
     fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
   };
-  const cli = (args: string[]) => {
-    const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
-    return run(binary(name), [...base, ...args], { cwd: dir });
-  };
+  const base = name === 'gvisor' ? ['--root', state, '--network=none', '--overlay2=none'] : ['--root', state];
+  const cli = (args: string[]) => run(binary(name), [...base, ...args], { cwd: dir });
   let counter = 0;
   return {
     async runOnce() {
@@ -49,6 +49,19 @@ export async function bareRuntime(name: RuntimeName, lowerDirs: string[]): Promi
       const elapsed = performance.now() - start;
       await cli(['delete', '--force', id]).catch(() => undefined);
       return elapsed;
+    },
+    async destroyOnce() {
+      write(['sleep', '600']);
+      const id = `bare${process.pid}x${counter++}`;
+      // Detached with its stdio on /dev/null: execFile would wait for the container's copy of its pipes.
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn(binary(name), [...base, 'run', '--detach', '--bundle', dir, id], { cwd: dir, stdio: 'ignore' });
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${binary(name)} run --detach exited ${code}`))));
+      });
+      const start = performance.now();
+      await cli(['delete', '--force', id]);
+      return performance.now() - start;
     },
     async close() {
       await run('umount', [rootfs]).catch(() => undefined);

@@ -1,5 +1,5 @@
 // Sandbox speed and density through the real API, against the bare runtime measured in the same run:
-// create → first exec (cold, and claimed from the warm pool), exec round trip, 50 concurrent creates,
+// create → first exec (cold, and claimed from the warm pool), destroy, exec round trip, 50 concurrent creates,
 // host memory per idle sandbox and what the warm pool holds.
 import { templateLowerDirs, type RuntimeName } from '../src/runtime/index.js';
 import { bareExec, bareRuntime, type BareRuntime } from './bare-runtime.js';
@@ -37,6 +37,8 @@ async function benchCold(runtimeName: RuntimeName, bench: Awaited<ReturnType<typ
     // create → first exec, sequentially, against a bare run of `true`.
     const ours: number[] = [];
     const baseline: number[] = [];
+    const destroyOurs: number[] = [];
+    const destroyBare: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       baseline.push(await bare.runOnce());
       const start = performance.now();
@@ -44,7 +46,10 @@ async function benchCold(runtimeName: RuntimeName, bench: Awaited<ReturnType<typ
       const exec: any = await api('POST', `/v1/sandboxes/${created.id}/exec`, { command: 'true' });
       ours.push(performance.now() - start);
       if (exec.exit_code !== 0) throw new Error(`first exec failed: ${JSON.stringify(exec)}`);
+      destroyBare.push(await bare.destroyOnce());
+      const destroyStart = performance.now();
       await api('DELETE', `/v1/sandboxes/${created.id}`);
+      destroyOurs.push(performance.now() - destroyStart);
     }
 
     // exec round trip through the API against the runtime's own exec into the same container, once the
@@ -76,6 +81,7 @@ async function benchCold(runtimeName: RuntimeName, bench: Awaited<ReturnType<typ
     return [
       { what: `create → first exec p50 (${runtimeName}, cold) vs bare \`${bareName} run\``, ours: percentile(ours, 0.5), baseline: percentile(baseline, 0.5), unit: 'ms', better: 'lower', goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×' },
       { what: `create → first exec p95 (${runtimeName}, cold) vs bare \`${bareName} run\``, ours: percentile(ours, 0.95), baseline: percentile(baseline, 0.95), unit: 'ms', better: 'lower' },
+      { what: `destroy (DELETE) p50 (${runtimeName}) vs bare \`${bareName} delete --force\` of a running container`, ours: percentile(destroyOurs, 0.5), baseline: percentile(destroyBare, 0.5), unit: 'ms', better: 'lower' },
       { what: `exec round trip p50 through the API (${runtimeName}) vs bare \`${bareName} exec\` into the same container`, ours: percentile(execOurs, 0.5), baseline: percentile(execBare, 0.5), unit: 'ms', better: 'lower', goal: '≤ bare + 2 ms' },
       { what: `${DENSITY} concurrent creates, total (${runtimeName}) vs ${DENSITY} × bare run p50`, ours: concurrentMs, baseline: DENSITY * percentile(baseline, 0.5), unit: 'ms', better: 'lower' },
       { what: `memory per idle sandbox, cgroup (${runtimeName}) vs the 10 MB goal`, ours: perSandboxMb, baseline: 10, unit: 'MB', better: 'lower', goal: runtimeName === 'runc' ? '≤ 10 MB' : '' },
