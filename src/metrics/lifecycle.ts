@@ -17,7 +17,12 @@ function execOutcome(exec: ExecFinished): 'timed_out' | 'exit_zero' | 'exit_nonz
 }
 
 export function sandboxLifecycleMetrics(registry: Registry): LifecycleConsumer {
-  const events = new Counter({ name: 'paddock_sandbox_events_total', help: 'Sandbox lifecycle events committed by this server, by type (sandbox.created, sandbox.error, sandbox.budget_threshold, …).', labelNames: ['type'] as const, registers: [registry] });
+  const events = new Counter({
+    name: 'paddock_sandbox_events_total',
+    help: 'Sandbox lifecycle events committed by this server, by type (sandbox.created, sandbox.error, sandbox.budget_threshold, …).',
+    labelNames: ['type'] as const,
+    registers: [registry],
+  });
   const create = new Histogram({
     name: 'paddock_sandbox_create_duration_seconds',
     help: 'Time from a create request to the sandbox running, by whether a warm-pool sandbox was claimed (warm="true") or one was started (warm="false").',
@@ -25,7 +30,12 @@ export function sandboxLifecycleMetrics(registry: Registry): LifecycleConsumer {
     buckets: SANDBOX_BUCKETS_SECONDS,
     registers: [registry],
   });
-  const destroy = new Histogram({ name: 'paddock_sandbox_destroy_duration_seconds', help: 'Time to destroy a sandbox (runtime teardown to the destroyed status).', buckets: SANDBOX_BUCKETS_SECONDS, registers: [registry] });
+  const destroy = new Histogram({
+    name: 'paddock_sandbox_destroy_duration_seconds',
+    help: 'Time to destroy a sandbox (runtime teardown to the destroyed status).',
+    buckets: SANDBOX_BUCKETS_SECONDS,
+    registers: [registry],
+  });
   const exec = new Histogram({
     name: 'paddock_sandbox_exec_duration_seconds',
     help: 'Duration of commands run through exec, by outcome: exit_zero, exit_nonzero, timed_out.',
@@ -33,7 +43,12 @@ export function sandboxLifecycleMetrics(registry: Registry): LifecycleConsumer {
     buckets: EXEC_BUCKETS_SECONDS,
     registers: [registry],
   });
-  const warmPool = new Counter({ name: 'paddock_warm_pool_claims_total', help: 'Sandbox creates by warm-pool result: hit (a pre-started sandbox was claimed) or miss (one had to be started).', labelNames: ['result'] as const, registers: [registry] });
+  const warmPool = new Counter({
+    name: 'paddock_warm_pool_claims_total',
+    help: 'Sandbox creates by warm-pool result: hit (a pre-started sandbox was claimed) or miss (one had to be started).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
   warmPool.inc({ result: 'hit' }, 0);
   warmPool.inc({ result: 'miss' }, 0);
 

@@ -4,7 +4,9 @@ import { parseExposition, valueOf } from './exposition.js';
 
 describe('the exposition reader', () => {
   it('reads families, labels (escaped) and special values', () => {
-    const families = parseExposition(['# HELP a_total A counter.', '# TYPE a_total counter', 'a_total{route="/x/:id",q="say \\"hi\\"\\n"} 3', '# HELP g A gauge.', '# TYPE g gauge', 'g Nan', 'g{x="1"} +Inf', ''].join('\n'));
+    const families = parseExposition(
+      ['# HELP a_total A counter.', '# TYPE a_total counter', 'a_total{route="/x/:id",q="say \\"hi\\"\\n"} 3', '# HELP g A gauge.', '# TYPE g gauge', 'g Nan', 'g{x="1"} +Inf', ''].join('\n'),
+    );
     expect(families.get('a_total')).toMatchObject({ type: 'counter', help: 'A counter.' });
     expect(valueOf(families, 'a_total', { route: '/x/:id', q: 'say "hi"\n' })).toBe(3);
     expect(valueOf(families, 'g', { x: '1' })).toBe(Infinity);

@@ -84,7 +84,7 @@ describe('sandbox lifecycle metrics', () => {
     expect(valueOf(families, 'paddock_sandbox_exec_duration_seconds_sum', { outcome: 'timed_out' })).toBe(60);
   });
 
-  it('keeps each app\'s numbers in its own registry', async () => {
+  it("keeps each app's numbers in its own registry", async () => {
     const first = createRegistry();
     const second = createRegistry();
     await sandboxLifecycleMetrics(first).onExec!(exec(5, 0));

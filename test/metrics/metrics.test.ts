@@ -107,14 +107,19 @@ describe.each(BACKENDS)('metrics on %s', (backend) => {
     const gone = await startHttpReceiver(() => 410);
     receivers.push(failing, gone);
     const { key, account } = await t.signupOnPlan('pro');
-    const config = await t.request('PUT', '/v1/notifications/config', { token: key, body: { channels: { webhook: { enabled: true, url: failing.url }, chat_a: { enabled: true, webhook_url: gone.url } } } });
+    const config = await t.request('PUT', '/v1/notifications/config', {
+      token: key,
+      body: { channels: { webhook: { enabled: true, url: failing.url }, chat_a: { enabled: true, webhook_url: gone.url } } },
+    });
     expect(config.status, config.text).toBe(200);
     await t.services.alerts.raise({ accountId: account.id, type: 'sandbox_error', resource: { kind: 'sandbox', id: 'sbx_metrics' }, sandboxId: 'sbx_metrics', message: 'sandbox sbx_metrics failed' });
     await waitFor('both receivers to be called', () => failing.requests.length >= 1 && gone.requests.length >= 1);
 
     const families = await waitFor('the failed attempts in the scrape', async () => {
       const { families } = await scrape();
-      return valueOf(families, 'paddock_outbox_failed_attempts', { kind: 'notification.webhook' }) === 1 && valueOf(families, 'paddock_outbox_failed_deliveries', { kind: 'notification.chat_a' }) === 1 ? families : null;
+      return valueOf(families, 'paddock_outbox_failed_attempts', { kind: 'notification.webhook' }) === 1 && valueOf(families, 'paddock_outbox_failed_deliveries', { kind: 'notification.chat_a' }) === 1
+        ? families
+        : null;
     });
     // The webhook waits for its retry (10 minutes away): still owed. The 410 is not retried.
     expect(valueOf(families, 'paddock_outbox_backlog', { kind: 'notification.webhook' })).toBe(1);
