@@ -1,5 +1,6 @@
 // The outbox's backlog and failures by delivery kind, read from the database at each scrape.
 import { Gauge, type Registry } from 'prom-client';
+import type { ScrapeReads } from './scrape-reads.js';
 
 /** What the outbox answers for metrics (`Outbox.counts()`). */
 export interface DeliveryCounts {
@@ -7,7 +8,7 @@ export interface DeliveryCounts {
   failedAttemptCounts(): Promise<{ kind: string; count: number }[]>;
 }
 
-export function gaugeOutbox(registry: Registry, source: DeliveryCounts): void {
+export function gaugeOutbox(registry: Registry, reads: ScrapeReads, source: DeliveryCounts): void {
   // Each gauge reads for itself: a scrape reads gauges concurrently, so one cannot fill another's values.
   new Gauge({
     name: 'paddock_outbox_failed_deliveries',
@@ -15,8 +16,9 @@ export function gaugeOutbox(registry: Registry, source: DeliveryCounts): void {
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      const rows = await source.counts();
+      const rows = await reads.read('outbox', () => source.counts());
       this.reset();
+      if (!rows) return;
       for (const row of rows) if (row.status === 'failed') this.set({ kind: row.kind }, row.count);
     },
   });
@@ -26,8 +28,9 @@ export function gaugeOutbox(registry: Registry, source: DeliveryCounts): void {
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      const rows = await source.counts();
+      const rows = await reads.read('outbox', () => source.counts());
       this.reset();
+      if (!rows) return;
       const backlog = new Map<string, number>();
       for (const row of rows) if (row.status === 'pending' || row.status === 'delivering') backlog.set(row.kind, (backlog.get(row.kind) ?? 0) + row.count);
       for (const [kind, count] of backlog) this.set({ kind }, count);
@@ -39,8 +42,9 @@ export function gaugeOutbox(registry: Registry, source: DeliveryCounts): void {
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      const rows = await source.failedAttemptCounts();
+      const rows = await reads.read('outbox', () => source.failedAttemptCounts());
       this.reset();
+      if (!rows) return;
       for (const row of rows) this.set({ kind: row.kind }, row.count);
     },
   });

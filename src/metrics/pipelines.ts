@@ -1,6 +1,7 @@
 // Pipeline stage attempts by stage type and outcome, and the stage queue, read from the database at
 // each scrape through the pipelines feature's StageCounts.
 import { Gauge, type Registry } from 'prom-client';
+import type { ScrapeReads } from './scrape-reads.js';
 
 /** The port the pipelines feature implements for metrics (pipelines/engine/counts.ts). */
 export interface StageCounts {
@@ -10,15 +11,16 @@ export interface StageCounts {
   queuedAndRunning(): Promise<{ type: string; status: 'pending' | 'running'; count: number }[]>;
 }
 
-export function gaugePipelineStages(registry: Registry, source: StageCounts): void {
+export function gaugePipelineStages(registry: Registry, reads: ScrapeReads, source: StageCounts): void {
   new Gauge({
     name: 'paddock_pipeline_stage_attempts',
     help: 'Pipeline stage attempts recorded in the database (all servers; runs not deleted), by stage type and outcome: running, succeeded, failed, lost (its worker stopped renewing the lease), interrupted (shutdown).',
     labelNames: ['type', 'outcome'] as const,
     registers: [registry],
     async collect() {
-      const rows = await source.attemptsByTypeAndOutcome();
+      const rows = await reads.read('pipelines', () => source.attemptsByTypeAndOutcome());
       this.reset();
+      if (!rows) return;
       for (const row of rows) this.set({ type: row.type, outcome: row.outcome }, row.count);
     },
   });
@@ -29,8 +31,9 @@ export function gaugePipelineStages(registry: Registry, source: StageCounts): vo
       labelNames: ['type'] as const,
       registers: [registry],
       async collect() {
-        const rows = await source.queuedAndRunning();
+        const rows = await reads.read('pipelines', () => source.queuedAndRunning());
         this.reset();
+        if (!rows) return;
         for (const row of rows) if (row.status === status) this.set({ type: row.type }, row.count);
       },
     });

@@ -12,6 +12,7 @@ import { gaugeOutbox, type DeliveryCounts } from './outbox.js';
 import { gaugePipelineStages, type StageCounts } from './pipelines.js';
 import { countRateLimitRefusals } from './rate-limits.js';
 import { createRegistry } from './registry.js';
+import { scrapeReads } from './scrape-reads.js';
 import { gaugeSandboxes, type SandboxCounts } from './sandboxes.js';
 import { MetricsServer } from './server.js';
 
@@ -46,9 +47,10 @@ export function registerMetrics(app: FastifyInstance, listen: ListenAddress | nu
     lifecycle: sandboxLifecycleMetrics(registry),
     rateLimits: countRateLimitRefusals(registry),
     readFrom(sources) {
-      if (sources.sandboxes) gaugeSandboxes(registry, sources.sandboxes.counts, sources.sandboxes.runtime);
-      gaugePipelineStages(registry, sources.pipelines);
-      gaugeOutbox(registry, sources.outbox);
+      const reads = scrapeReads(registry, app.log);
+      if (sources.sandboxes) gaugeSandboxes(registry, reads, sources.sandboxes.counts, sources.sandboxes.runtime);
+      gaugePipelineStages(registry, reads, sources.pipelines);
+      gaugeOutbox(registry, reads, sources.outbox);
     },
     address: () => server?.address() ?? null,
   };
