@@ -35,7 +35,7 @@ export interface MetricsFeature {
 }
 
 export function registerMetrics(app: FastifyInstance, listen: ListenAddress | null): MetricsFeature {
-  const registry = createRegistry();
+  const registry = createRegistry({ processMetrics: listen !== null });
   countHttpRequests(app, registry);
   const server = listen ? new MetricsServer(registry, app.log) : null;
   if (server && listen) {
