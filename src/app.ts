@@ -48,6 +48,8 @@ import { SandboxMonitor } from './sandboxes/monitor.js';
 import { pauseRoutes } from './sandboxes/pause-routes.js';
 import { registerSnapshots } from './snapshots/plugin.js';
 import type { SnapshotService } from './snapshots/service.js';
+import { registerMetrics, type MetricsFeature } from './metrics/plugin.js';
+import { SandboxCensus } from './sandboxes/counts.js';
 import { derivedKey, loadSecretsKey } from './secrets/key.js';
 import { responseSealer } from './secrets/response-sealer.js';
 import { secretRoutes } from './secrets/routes.js';
@@ -78,6 +80,8 @@ export interface AppServices {
   idempotency: IdempotencyStore;
   /** Present when the app was built with a runtime. */
   snapshots: SnapshotService | null;
+  /** Prometheus metrics (served on PADDOCK_METRICS_LISTEN); `metrics.lifecycle` is the sandbox lifecycle's consumer. */
+  metrics: MetricsFeature;
 }
 
 export interface BuiltApp {
@@ -136,7 +140,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     if (route.url.startsWith('/docs')) route.config = { ...route.config, access: { kind: 'open', limit: 'system' } };
   });
 
-  const limiters = limiterFactory(storage.pgPool);
+  // Before the routes (its request counter is an onResponse hook) and the limiters (it counts their refusals).
+  const metrics = registerMetrics(app, config.metricsListen);
+  const limiters = limiterFactory(storage.pgPool, metrics.rateLimits);
   const loginFailures = await limiters.create({ keyPrefix: 'login_failures', points: config.loginMaxFailures, durationSeconds: config.loginFailureWindowSeconds });
   const accounts = new AccountService(storage.db, config, loginFailures, app.log);
 
@@ -216,6 +222,12 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     },
   });
 
+  metrics.readFrom({
+    sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null,
+    pipelines: pipelines.counts,
+    outbox,
+  });
+
   // What narrower scopes may not reach inside: sandboxes marked confidential, their snapshots and sessions.
   const directory = new SandboxDirectory(storage.db);
   guard.useConfidentialLookup(async (kind, accountId, id) => {
@@ -230,5 +242,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, idempotency, snapshots } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, idempotency, snapshots, metrics } };
 }

@@ -1,4 +1,5 @@
 // Every setting Paddock reads, from flags and environment, validated once at start.
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { readModelPriceFile, type ModelPrice } from './sessions/pricing.js';
@@ -95,6 +96,13 @@ export interface Config {
   };
   /** Pre-started sandboxes kept ready per template (PADDOCK_WARM_POOL); empty turns the warm pool off. */
   warmPool: Record<string, number>;
+  /** Where GET /metrics (Prometheus) is served (PADDOCK_METRICS_LISTEN), apart from the API port; null: not served. */
+  metricsListen: ListenAddress | null;
+}
+
+export interface ListenAddress {
+  host: string;
+  port: number;
 }
 
 export const DEFAULT_AGENT_CATALOG: Record<string, string> = {
@@ -217,6 +225,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
       downloadUrlTtlSeconds: integer('PADDOCK_SNAPSHOT_URL_TTL_SECONDS', env.PADDOCK_SNAPSHOT_URL_TTL_SECONDS, 900, 1, 7 * 86_400),
     },
     warmPool: warmPool(env.PADDOCK_WARM_POOL),
+    metricsListen: metricsListen(env.PADDOCK_METRICS_LISTEN),
   };
 }
 
@@ -244,6 +253,20 @@ export function warmPool(raw: string | undefined): Record<string, number> {
     pool[template] = Number(count);
   }
   return pool;
+}
+
+/** `host:port` or `[ipv6]:port` (port 0 picks a free one); empty or `off` serves no metrics. */
+export function metricsListen(raw: string | undefined): ListenAddress | null {
+  const value = (raw ?? '').trim();
+  if (value === '' || value.toLowerCase() === 'off') return null;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) {
+    throw new ConfigError(`PADDOCK_METRICS_LISTEN must be host:port (e.g. 127.0.0.1:9464, [::1]:9464) or off, got "${raw}"`);
+  }
+  const host = match[1] ?? match[2];
+  if (match[1] !== undefined && net.isIPv6(host) === false) throw new ConfigError(`PADDOCK_METRICS_LISTEN: "${host}" is not an IPv6 address`);
+  return { host, port };
 }
 
 function decimal(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

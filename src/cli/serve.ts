@@ -25,6 +25,9 @@ export async function serve(config: Config): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const metrics = services.metrics.address();
+  if (metrics) process.stdout.write(`metrics on http://${metrics.host.includes(':') ? `[${metrics.host}]` : metrics.host}:${metrics.port}/metrics\n`);
+  // Last: it tells whoever started the server that it is ready.
   process.stdout.write(`listening on http://${host}:${port}\n`);
 
   let stopping = false;

@@ -22,10 +22,18 @@ export interface RateDecision {
 /** Two readings of one window's end differ by the time between them; windows are a minute or more. */
 const SAME_WINDOW_MS = 1000;
 
+/** Told of every request a limiter refuses (metrics count them by limiter). */
+export interface RefusalObserver {
+  refused(limiter: string): void;
+}
+
 export class Limiter {
   constructor(
     private readonly limiter: RateLimiterAbstract,
     readonly points: number,
+    /** The limiter's key prefix (`plan_free`, `ip_open`, `preview_requests`…), as refusals are reported. */
+    readonly name = '',
+    private readonly observer: RefusalObserver | null = null,
   ) {}
 
   private decision(res: RateLimiterRes, allowed: boolean): RateDecision {
@@ -42,8 +50,9 @@ export class Limiter {
     try {
       return this.decision(await this.limiter.consume(key), true);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return this.decision(rejection, false);
-      throw rejection;
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      this.observer?.refused(this.name);
+      return this.decision(rejection, false);
     }
   }
 
@@ -91,13 +100,13 @@ export interface LimiterFactory {
 
 const TABLE = 'paddock_rate_limits';
 
-export function limiterFactory(pgPool: pg.Pool | null): LimiterFactory {
+export function limiterFactory(pgPool: pg.Pool | null, observer: RefusalObserver | null = null): LimiterFactory {
   // Limiters sharing one PostgreSQL table must not create it concurrently.
   let tableReady: Promise<unknown> = Promise.resolve();
   return {
     async create({ keyPrefix, points, durationSeconds }) {
       const memory = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
-      if (!pgPool) return new Limiter(memory, points);
+      if (!pgPool) return new Limiter(memory, points, keyPrefix, observer);
       const created = tableReady.then(
         () =>
           new Promise<RateLimiterAbstract>((resolve, reject) => {
@@ -108,7 +117,7 @@ export function limiterFactory(pgPool: pg.Pool | null): LimiterFactory {
           }),
       );
       tableReady = created.catch(() => undefined);
-      return new Limiter(await created, points);
+      return new Limiter(await created, points, keyPrefix, observer);
     },
   };
 }

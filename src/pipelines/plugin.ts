@@ -9,6 +9,7 @@ import type { Storage } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import type { ApprovalChannel } from './definition/approval-channels.js';
+import { StageCensus } from './engine/counts.js';
 import { Transitions, type ApprovalNotifier, type RunSessions } from './engine/transitions.js';
 import { PipelineWorker } from './engine/worker.js';
 import { runRoutes } from './run-routes.js';
@@ -27,6 +28,8 @@ export interface PipelinesFeature {
   runs: RunService;
   state: StateService;
   worker: PipelineWorker;
+  /** Stage attempts and the stage queue in numbers (metrics). */
+  counts: StageCensus;
 }
 
 export interface PipelineOptions {
@@ -135,5 +138,5 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
     await teardowns.settled();
     await gateway.stop();
   });
-  return { pipelines, runs, state, worker };
+  return { pipelines, runs, state, worker, counts: new StageCensus(db) };
 }

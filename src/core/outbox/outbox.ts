@@ -93,4 +93,14 @@ export class Outbox {
   attempts(deliveryIds: string[]) {
     return store.attemptsOf(this.db, deliveryIds);
   }
+
+  /** Deliveries kept, by kind and status, across every server (metrics: backlog and failures). */
+  counts() {
+    return store.countByKindAndStatus(this.db);
+  }
+
+  /** Failed attempts of the deliveries kept, by kind (metrics). */
+  failedAttemptCounts() {
+    return store.failedAttemptsByKind(this.db);
+  }
 }

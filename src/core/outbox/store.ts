@@ -162,6 +162,24 @@ export function attemptsOf(db: Kysely<Database>, deliveryIds: string[]) {
   return db.selectFrom('outbox_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('attempt').execute();
 }
 
+/** Deliveries kept, by kind and status (outbox_due_idx leads with status). */
+export async function countByKindAndStatus(db: Kysely<Database>): Promise<{ kind: string; status: string; count: number }[]> {
+  const rows = await db.selectFrom('outbox').select((eb) => ['kind', 'status', eb.fn.countAll<string | number>().as('count')]).groupBy(['kind', 'status']).execute();
+  return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
+}
+
+/** Failed attempts of the deliveries kept, by the delivery's kind. */
+export async function failedAttemptsByKind(db: Kysely<Database>): Promise<{ kind: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('outbox_attempts as a')
+    .innerJoin('outbox as o', 'o.id', 'a.delivery_id')
+    .select((eb) => ['o.kind as kind', eb.fn.countAll<string | number>().as('count')])
+    .where('a.outcome', '=', 'failed')
+    .groupBy('o.kind')
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, count: Number(row.count) }));
+}
+
 /**
  * Deletes up to `limit` finished (delivered or failed) rows last changed before `before`, with their
  * attempts; the number deleted. Pending and leased rows are never touched.
