@@ -24,7 +24,7 @@ export class RunEffects {
 
   constructor(
     private readonly state: StateService,
-    readonly sessions: RunSessions,
+    private readonly sessions: RunSessions,
     private readonly events: EventPublisher,
   ) {}
 
