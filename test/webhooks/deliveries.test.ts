@@ -168,6 +168,30 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
     expect(verified(created.secret, request)).toBe(false);
   });
 
+  it('publishes any catalogue event in the caller\'s transaction: pushed when it commits, never when it rolls back', async () => {
+    const { key, account } = await t.signup();
+    const hook = await receiver();
+    const created = await endpoint(key, hook.url, ['sandbox.error']);
+    const event = (id: string, type: 'sandbox.error' | 'sandbox.destroyed') => ({ id, type, accountId: account.id, occurredAt: new Date().toISOString(), data: { sandbox_id: 'sbx_x', reason: 'exit 137' } });
+    await expect(
+      t.storage.db.transaction().execute(async (trx) => {
+        await t.services.webhooks.publisher.publish(trx, event('evt_rolled_back', 'sandbox.error'));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await t.storage.db.transaction().execute(async (trx) => {
+      await t.services.webhooks.publisher.publish(trx, event('evt_not_subscribed', 'sandbox.destroyed'));
+      await t.services.webhooks.publisher.publish(trx, event('evt_committed', 'sandbox.error'));
+    });
+    const [request] = await waitFor('the committed event', () => (hook.requests.length ? hook.requests : null));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hook.requests).toHaveLength(1);
+    expect(request.headers['webhook-id']).toBe('evt_committed');
+    expect(verified(created.secret, request)).toBe(true);
+    expect(JSON.parse(request.body)).toMatchObject({ type: 'sandbox.error', data: { sandbox_id: 'sbx_x', reason: 'exit 137' } });
+    expect((await deliveries(key, created.id)).map((d: any) => d.event_id)).toEqual(['evt_committed']);
+  });
+
   it('pushes a pipeline run’s spec events to the subscribed endpoints, in the timeline’s order', async () => {
     const { key } = await t.signup();
     const everything = await receiver();
