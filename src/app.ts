@@ -54,6 +54,7 @@ import { derivedKey, loadSecretsKey } from './secrets/key.js';
 import { responseSealer } from './secrets/response-sealer.js';
 import { secretRoutes } from './secrets/routes.js';
 import { SecretService } from './secrets/service.js';
+import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -76,6 +77,8 @@ export interface AppServices {
   evals: EvalService;
   pipelines: PipelinesFeature;
   secrets: SecretService;
+  /** Account webhook endpoints and the EventPublisher that fans events out to them. */
+  webhooks: WebhooksFeature;
   /** Answers kept for Idempotency-Key retries (pruned every 15 minutes). */
   idempotency: IdempotencyStore;
   /** Present when the app was built with a runtime. */
@@ -154,6 +157,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
   const { alerts, notifications, outbox } = await registerAlerts(app, config, storage);
+  const webhooks = await registerWebhooks(app, { config, storage, outbox });
 
   const meter = new ComputeMeter(storage.db, config.computeRates);
   const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
@@ -214,6 +218,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const pipelines = await registerPipelines(app, {
     config, storage, notifications, sandboxes,
     sessions,
+    events: webhooks.publisher,
     bridgeAddress: () => runtime?.hostAddress?.() ?? null,
     computeCostOf: (ids) => meter.computeCostUsd(ids),
     extraExecutors: {
@@ -242,5 +247,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, idempotency, snapshots, metrics } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics } };
 }

@@ -14,6 +14,7 @@ export type Area =
   | 'pipelines'
   | 'a2a'
   | 'alerts'
+  | 'webhooks'
   | 'billing';
 
 export type OpenLimit = 'open' | 'discovery' | 'system';
@@ -63,7 +64,7 @@ export interface Principal {
  * may read secret values. Everything else answers 403 with code `scope_denied`.
  */
 export const SCOPE_TABLE: Readonly<Record<Scope, { areas: readonly Area[]; writes: boolean; readsSecrets: boolean }>> = {
-  full: { areas: ['account', 'sandboxes', 'snapshots', 'sessions', 'events', 'pipelines', 'a2a', 'alerts', 'billing'], writes: true, readsSecrets: true },
+  full: { areas: ['account', 'sandboxes', 'snapshots', 'sessions', 'events', 'pipelines', 'a2a', 'alerts', 'webhooks', 'billing'], writes: true, readsSecrets: true },
   sandbox: { areas: ['sandboxes', 'snapshots'], writes: true, readsSecrets: false },
   read: { areas: ['sandboxes', 'sessions'], writes: false, readsSecrets: false },
 };

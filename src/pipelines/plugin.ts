@@ -7,6 +7,7 @@ import type { Config, Plan } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
+import type { EventPublisher } from '../core/events/published.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import type { ApprovalChannel } from './definition/approval-channels.js';
 import { StageCensus } from './engine/counts.js';
@@ -38,6 +39,8 @@ export interface PipelineOptions {
   notifications: NotificationService;
   /** Each run's session: created with the run, fed every lifecycle event in the transition's transaction. */
   sessions: RunSessions;
+  /** Receives the spec's pipeline events (`pipeline.run.*`, `pipeline.stage.*`) in each transition's transaction; default: none. */
+  events?: EventPublisher;
   /** Null when the server runs without a sandbox runtime: command stages then fail saying so. */
   sandboxes: SandboxService | null;
   /** Compute cost of sandboxes for `cost_below` gates; default: the sessions' compute_cost_usd. */
@@ -112,7 +115,7 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
   const { db, dialect } = options.storage;
   const pipelines = new PipelineService(db);
   const state = new StateService(db, dialect);
-  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions);
+  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions, options.events);
   const { pipelines: settings } = options.config;
   const sandboxes = options.sandboxes;
   const teardowns = new Teardowns();

@@ -18,7 +18,7 @@ interface Operation {
 
 const OPEN = [/^\/signup$/, /^\/login$/, /^\/healthz$/, /^\/readyz$/, /^\/openapi\.json$/, /^\/v1\/snapshot-downloads\/\{id\}$/, /^\/docs/];
 
-/** README "Scopes": `sandbox` reaches sandbox, port, file, exec, terminal and snapshot endpoints; `read` only GET on sandboxes (not their snapshots) and sessions. */
+/** README "Scopes": `sandbox` reaches sandbox, port, file, exec, terminal and snapshot endpoints; `read` only GET on sandboxes (not their snapshots) and sessions; everything else (webhook endpoints among them: their secret is a credential) is `full` only. */
 function expectedScopes(method: string, path: string): Scope[] | 'open' {
   if (OPEN.some((pattern) => pattern.test(path))) return 'open';
   // A sandbox's sessions and snapshots are listed under its path but belong to those areas.
@@ -82,7 +82,7 @@ describe('the scope table over every route in /openapi.json (sqlite, runc)', () 
 
   it('walks a document that has the sandbox routes', () => {
     expect(operations.length).toBeGreaterThan(80);
-    for (const op of ['POST /v1/sandboxes', 'POST /v1/sandboxes/{id}/exec', 'GET /v1/snapshots/{id}/download', 'PUT /v1/secrets/{name}', 'GET /v1/sessions/{id}/replay']) {
+    for (const op of ['POST /v1/sandboxes', 'POST /v1/sandboxes/{id}/exec', 'GET /v1/snapshots/{id}/download', 'PUT /v1/secrets/{name}', 'GET /v1/sessions/{id}/replay', 'POST /v1/webhooks', 'GET /v1/webhooks/{id}/deliveries']) {
       expect(operations.map((o) => `${o.method} ${o.path}`)).toContain(op);
     }
   });

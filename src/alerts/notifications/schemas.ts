@@ -1,5 +1,6 @@
 // Request and response shapes of the notification endpoints: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
+import { DeliveryAttempt } from '../../core/outbox/attempt-view.js';
 import { DELIVERY_STATUSES } from '../../core/outbox/store.js';
 import { ALERT_SEVERITIES } from '../contract.js';
 import { ChannelSchema, MAX_PAGE_LIMIT } from '../schemas.js';
@@ -25,17 +26,6 @@ export const Notification = Type.Object(
   { $id: 'Notification' },
 );
 
-const Attempt = Type.Object({
-  attempt: Type.Integer({ description: '1 for the first.' }),
-  started_at: Type.String({ format: 'date-time' }),
-  finished_at: Nullable(Type.String({ format: 'date-time' })),
-  outcome: Type.String({ enum: ['in_progress', 'delivered', 'failed', 'abandoned'], description: '`abandoned`: the server stopped during the attempt; the delivery was tried again.' }),
-  status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, or SMTP reply code for email.' }),
-  error: Nullable(Type.String()),
-  response: Nullable(Type.String({ description: 'The first KiB of the receiver\'s answer.' })),
-  duration_ms: Type.Union([Type.Integer(), Type.Null()]),
-});
-
 export const Delivery = Type.Object(
   {
     id: Type.String({ description: 'Also the `webhook-id` header of webhook deliveries, the same on every retry.' }),
@@ -50,7 +40,7 @@ export const Delivery = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
     delivered_at: Nullable(Type.String({ format: 'date-time' })),
-    attempt_history: Type.Array(Attempt),
+    attempt_history: Type.Array(DeliveryAttempt),
   },
   { $id: 'Delivery' },
 );

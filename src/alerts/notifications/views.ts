@@ -1,4 +1,5 @@
 // Turns notification and delivery rows into the shapes the API returns.
+import { attemptView } from '../../core/outbox/attempt-view.js';
 import type { AttemptRow, DeliveryRow } from '../../core/outbox/store.js';
 import type { NotificationRow } from './store.js';
 
@@ -14,19 +15,6 @@ export function notificationView(row: NotificationRow) {
     read: row.read === 1,
     read_at: row.read_at,
     created_at: row.created_at,
-  };
-}
-
-export function attemptView(row: AttemptRow) {
-  return {
-    attempt: row.attempt,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    outcome: row.outcome ?? 'in_progress',
-    status_code: row.status_code,
-    error: row.error,
-    response: row.response_excerpt,
-    duration_ms: row.duration_ms,
   };
 }
 

@@ -404,6 +404,7 @@ export interface Database {
   notification_configs: NotificationConfigsTable;
   outbox: OutboxTable;
   outbox_attempts: OutboxAttemptsTable;
+  webhook_endpoints: WebhookEndpointsTable;
   sessions: SessionsTable;
   session_events: SessionEventsTable;
   session_findings: SessionFindingsTable;
@@ -522,4 +523,18 @@ export interface IdempotencyKeysTable {
   created_at: string;
   completed_at: string | null;
   expires_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of event types, or `["*"]` for every type. */
+  events: string;
+  /** Standard Webhooks `whsec_…` signing secret. */
+  secret: string;
+  description: string | null;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
 }

@@ -1,30 +1,27 @@
 // Every change of a run or stage status, each in one transaction with the decision that caused it and
-// the timeline event it emits. The worker (worker.ts) and the runs service call these; nothing else
-// writes run or stage statuses.
+// the timeline event it emits (with what every transition does besides its own write: run-effects.ts).
+// The worker (worker.ts) and the runs service call these; nothing else writes run or stage statuses.
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/database.js';
 import type { Database } from '../../core/db/schema.js';
 import { Conflict } from '../../core/errors.js';
+import { NO_PUBLISHER, type EventPublisher } from '../../core/events/published.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import { parseDurationMs } from '../definition/duration.js';
 import type { PipelineDefinition, StageDefinition } from '../definition/types.js';
-import * as pipelineStore from '../store.js';
-import { parseVersion } from '../service.js';
+import type * as pipelineStore from '../store.js';
 import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
 import type { StageOutcome } from '../stages/contract.js';
-import { effectiveStage, finalRunStatus, isTerminal, readiness, retryDelayMs, type StageSnapshot } from './dag.js';
+import { effectiveStage, isTerminal, retryDelayMs } from './dag.js';
+import { RunEffects, type RunSessions } from './run-effects.js';
+
+export type { RunSessions } from './run-effects.js';
 
 export interface ApprovalNotifier {
   /** Records the approval request notification inside `trx` (deliveries go through the outbox). */
   notify(trx: Kysely<Database>, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
-}
-
-/** The sessions feature: each run's session, written inside the transitions' transactions. */
-export interface RunSessions {
-  openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void>;
-  recordRunEvent(trx: Kysely<Database>, runId: string, event: { type: string; stage: string | null; data: Record<string, unknown>; at: string }): Promise<void>;
 }
 
 export interface ClaimedAttempt {
@@ -43,36 +40,23 @@ export interface Decision {
 }
 
 export class Transitions {
-  private readonly definitions = new Map<string, PipelineDefinition>();
+  private readonly effects: RunEffects;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
-    private readonly state: StateService,
+    state: StateService,
     private readonly notifier: ApprovalNotifier,
     private readonly sessions: RunSessions,
-  ) {}
-
-  /** A lifecycle event: into the run's timeline and its session, in the caller's transaction. */
-  private async emit(trx: Kysely<Database>, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
-    await store.appendEvent(trx, run, type, stage, data, at);
-    await this.sessions.recordRunEvent(trx, run.id, { type, stage, data, at });
-  }
-
-  /** Definitions are immutable per version, so they are cached forever. */
-  async definition(db: Kysely<Database>, pipelineId: string, version: number): Promise<PipelineDefinition> {
-    const key = `${pipelineId}:${version}`;
-    let definition = this.definitions.get(key);
-    if (!definition) {
-      definition = parseVersion((await pipelineStore.findVersion(db, pipelineId, version))!);
-      this.definitions.set(key, definition);
-    }
-    return definition;
+    /** Subscribers of the spec's pipeline events (webhooks), called in each transition's transaction. */
+    events: EventPublisher = NO_PUBLISHER,
+  ) {
+    this.effects = new RunEffects(state, sessions, events);
   }
 
   async createRun(input: { accountId: string; pipeline: pipelineStore.PipelineRow; trigger: string; runInput: Record<string, unknown> }): Promise<store.RunRow> {
     return this.db.transaction().execute(async (trx) => {
-      const definition = await this.definition(trx, input.pipeline.id, input.pipeline.version);
+      const definition = await this.effects.definition(trx, input.pipeline.id, input.pipeline.version);
       const now = nowIso();
       const run: store.RunRow = {
         id: newId('run'),
@@ -110,71 +94,16 @@ export class Transitions {
           })),
         )
         .execute();
-      await this.emit(trx, run, 'pipeline.run.created', null, { pipeline_id: run.pipeline_id, version: run.version, trigger: run.trigger }, now);
-      await this.advance(trx, run);
+      await this.effects.emit(trx, run, 'pipeline.run.created', null, { pipeline_id: run.pipeline_id, version: run.version, trigger: run.trigger }, now);
+      await this.effects.advance(trx, run);
       return run;
     });
-  }
-
-  /**
-   * Decides every waiting stage whose dependencies are finished (start or skip, repeatedly, since a
-   * skip can finish another stage's dependencies), then ends the run when nothing is left.
-   */
-  private async advance(trx: Kysely<Database>, run: store.RunRow): Promise<void> {
-    if (!['pending', 'running', 'paused'].includes(run.status)) return;
-    const definition = await this.definition(trx, run.pipeline_id, run.version);
-    const byDefinition = new Map(definition.stages.map((stage) => [stage.name, stage]));
-    const rows = await store.stagesOf(trx, run.id);
-    const byName = new Map<string, StageSnapshot>(rows.map((row) => [row.name, row]));
-    let scope: Awaited<ReturnType<typeof this.scope>> | null = null;
-    const now = nowIso();
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const row of rows.filter((r) => r.status === 'waiting')) {
-        if (!scope) scope = await this.scope(trx, run, rows);
-        const result = readiness(byDefinition.get(row.name)!, byName, () => ({ ...scope!, stages: stageScope(rows) }));
-        if (result.decision === 'wait') continue;
-        changed = true;
-        if (result.decision === 'start') {
-          row.status = 'pending';
-          await store.updateStage(trx, row.id, { status: 'pending', next_attempt_at: now, updated_at: now });
-        } else {
-          Object.assign(row, { status: 'skipped', error: result.reason, completed_at: now });
-          await store.updateStage(trx, row.id, { status: 'skipped', error: result.reason, completed_at: now, updated_at: now });
-          await this.emit(trx, run, 'pipeline.stage.skipped', row.name, { reason: result.reason }, now);
-        }
-      }
-    }
-    const final = finalRunStatus(rows.map((row) => ({ status: row.status, failedRun: row.status === 'failed' && effectiveStage(byDefinition.get(row.name)!, definition.defaults).onFailure === 'stop' })));
-    if (final) await this.finishRun(trx, run, final, final === 'failed' ? 'a stage failed' : null, now);
   }
 
   /** What CEL sees for a run now (gates evaluate their expression with it). */
   async expressionScope(runId: string) {
     const run = (await this.db.selectFrom('pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst())!;
-    return this.scope(this.db, run, await store.stagesOf(this.db, runId));
-  }
-
-  private async scope(trx: Kysely<Database>, run: store.RunRow, rows: store.RunStageRow[]) {
-    const input = JSON.parse(run.input);
-    return { input: { ...input, trigger: run.trigger }, stages: stageScope(rows), state: await this.state.values(run.id, trx) };
-  }
-
-  private async finishRun(trx: Kysely<Database>, run: store.RunRow, status: 'succeeded' | 'failed' | 'canceled', error: string | null, now: string): Promise<void> {
-    run.status = status;
-    await store.updateRun(trx, run.id, { status, error, completed_at: now, updated_at: now });
-    const type = status === 'succeeded' ? 'pipeline.run.completed' : status === 'failed' ? 'pipeline.run.failed' : 'pipeline.run.canceled';
-    await this.emit(trx, run, type, null, { status, ...(error ? { error } : {}), duration_ms: run.started_at ? Date.parse(now) - Date.parse(run.started_at) : 0 }, now);
-  }
-
-  /** Marks every unfinished stage canceled (running ones stop at their worker's next heartbeat). */
-  private async cancelRemaining(trx: Kysely<Database>, runId: string, now: string): Promise<void> {
-    await trx
-      .updateTable('pipeline_run_stages')
-      .set({ status: 'canceled', completed_at: now, updated_at: now, lease_owner: null, lease_expires_at: null })
-      .where('run_id', '=', runId)
-      .where('status', 'not in', ['succeeded', 'failed', 'skipped', 'canceled'])
-      .execute();
+    return this.effects.scope(this.db, run, await store.stagesOf(this.db, runId));
   }
 
   /**
@@ -189,18 +118,18 @@ export class Transitions {
       const claimed: ClaimedAttempt[] = [];
       for (const stage of candidates) {
         const run = (await store.lockRun(trx, this.dialect, stage.run_id))!;
-        const pipeline = await this.definition(trx, run.pipeline_id, run.version);
+        const pipeline = await this.effects.definition(trx, run.pipeline_id, run.version);
         const definition = pipeline.stages.find((s) => s.name === stage.name)!;
         const reclaimed = stage.status === 'running';
         if (run.status === 'pending') {
           run.status = 'running';
           run.started_at = nowText;
           await store.updateRun(trx, run.id, { status: 'running', started_at: nowText, updated_at: nowText });
-          await this.emit(trx, run, 'pipeline.run.started', null, {}, nowText);
+          await this.effects.emit(trx, run, 'pipeline.run.started', null, {}, nowText);
         }
         if (reclaimed) {
           await trx.updateTable('pipeline_stage_attempts').set({ status: 'lost', error: `worker ${stage.lease_owner} stopped renewing its lease`, completed_at: nowText }).where('run_stage_id', '=', stage.id).where('attempt', '=', stage.attempt).execute();
-          await this.emit(trx, run, 'pipeline.stage.lease_expired', stage.name, { attempt: stage.attempt, worker_id: stage.lease_owner }, nowText);
+          await this.effects.emit(trx, run, 'pipeline.stage.lease_expired', stage.name, { attempt: stage.attempt, worker_id: stage.lease_owner }, nowText);
         }
         if (stage.type === 'await_approval') {
           await this.pauseForApproval(trx, run, stage, definition, now);
@@ -210,7 +139,7 @@ export class Transitions {
         const changes = { status: 'running', attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
         await store.updateStage(trx, stage.id, changes);
         await trx.insertInto('pipeline_stage_attempts').values({ run_stage_id: stage.id, attempt, worker_id: workerId, status: 'running', exit_code: null, error: null, sandbox_id: null, stdout: '', stderr: '', started_at: nowText, completed_at: null }).execute();
-        await this.emit(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
+        await this.effects.emit(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
         const orphanSandboxes = reclaimed
           ? (await trx.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_stage_id', '=', stage.id).where('attempt', '<', attempt).execute()).map((r) => r.sandbox_id)
           : [];
@@ -227,7 +156,7 @@ export class Transitions {
     await store.updateStage(trx, stage.id, { status: 'paused_approval', attempt: stage.attempt + 1, started_at: stage.started_at ?? nowText, approval_deadline: deadline, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: nowText });
     run.status = 'paused';
     await store.updateRun(trx, run.id, { status: 'paused', updated_at: nowText });
-    await this.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
+    await this.effects.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
     await this.notifier.notify(trx, { accountId: run.account_id, run, stage: definition, deadline });
   }
 
@@ -290,25 +219,25 @@ export class Transitions {
       };
       if (outcome.status === 'succeeded') {
         await store.updateStage(trx, stage.id, { ...common, status: 'succeeded', error: null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
-        await this.emit(trx, run, 'pipeline.stage.completed', stage.name, eventData, now);
+        await this.effects.emit(trx, run, 'pipeline.stage.completed', stage.name, eventData, now);
       } else {
         const failures = stage.failures + 1;
         if (failures < settings.maxAttempts) {
           const delayMs = retryDelayMs(settings, failures);
           await store.updateStage(trx, stage.id, { ...common, status: 'pending', failures, error: outcome.error ?? null, next_attempt_at: new Date(Date.now() + delayMs).toISOString() });
-          await this.emit(trx, run, 'pipeline.stage.retrying', stage.name, { ...eventData, retry_in_ms: delayMs }, now);
+          await this.effects.emit(trx, run, 'pipeline.stage.retrying', stage.name, { ...eventData, retry_in_ms: delayMs }, now);
           return true;
         }
         await store.updateStage(trx, stage.id, { ...common, status: 'failed', failures, error: outcome.error ?? null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
-        await this.emit(trx, run, 'pipeline.stage.failed', stage.name, eventData, now);
+        await this.effects.emit(trx, run, 'pipeline.stage.failed', stage.name, eventData, now);
         const failFast = claimed.definition.type === 'gate' && claimed.definition.config?.fail_fast === true;
         if (settings.onFailure === 'stop' || failFast) {
-          await this.cancelRemaining(trx, run.id, now);
-          await this.finishRun(trx, run, 'failed', `stage ${stage.name} failed${outcome.error ? `: ${outcome.error}` : ''}`, now);
+          await this.effects.cancelRemaining(trx, run.id, now);
+          await this.effects.finishRun(trx, run, 'failed', `stage ${stage.name} failed${outcome.error ? `: ${outcome.error}` : ''}`, now);
           return true;
         }
       }
-      await this.advance(trx, run);
+      await this.effects.advance(trx, run);
       return true;
     });
   }
@@ -327,7 +256,7 @@ export class Transitions {
         .where('status', '=', 'running')
         .executeTakeFirst();
       await trx.updateTable('pipeline_stage_attempts').set({ status: 'interrupted', error: 'the server shut down during the attempt', completed_at: now, ...logs }).where('run_stage_id', '=', claimed.stage.id).where('attempt', '=', claimed.stage.attempt).execute();
-      if (Number(result.numUpdatedRows) === 1) await this.emit(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
+      if (Number(result.numUpdatedRows) === 1) await this.effects.emit(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
     });
   }
 
@@ -337,8 +266,8 @@ export class Transitions {
       const run = (await store.lockRun(trx, this.dialect, runId))!;
       if (isTerminal(run.status)) return false;
       const now = nowIso();
-      await this.cancelRemaining(trx, run.id, now);
-      await this.finishRun(trx, run, 'canceled', reason, now);
+      await this.effects.cancelRemaining(trx, run.id, now);
+      await this.effects.finishRun(trx, run, 'canceled', reason, now);
       return true;
     });
   }
@@ -372,18 +301,18 @@ export class Transitions {
       };
       await store.updateStage(trx, waiting.id, changes);
       const type = decision.by === 'sla_timeout' ? 'pipeline.stage.approval_auto_decided' : approved ? 'pipeline.stage.approved' : 'pipeline.stage.rejected';
-      await this.emit(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
+      await this.effects.emit(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
       if (approved) {
-        await this.emit(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
+        await this.effects.emit(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
         // Another approval of a parallel branch may still wait: the run stays paused until none does.
         if (!stages.some((stage) => stage.id !== waiting.id && stage.status === 'paused_approval')) {
           run.status = 'running';
           await store.updateRun(trx, run.id, { status: 'running', updated_at: now });
         }
-        await this.advance(trx, run);
+        await this.effects.advance(trx, run);
       } else {
-        await this.cancelRemaining(trx, run.id, now);
-        await this.finishRun(trx, run, 'canceled', `rejected by ${decision.by}${decision.comment ? `: ${decision.comment}` : ''}`, now);
+        await this.effects.cancelRemaining(trx, run.id, now);
+        await this.effects.finishRun(trx, run, 'canceled', `rejected by ${decision.by}${decision.comment ? `: ${decision.comment}` : ''}`, now);
       }
       return { ...waiting, ...changes };
     });
@@ -400,16 +329,10 @@ export class Transitions {
       .execute();
     const overdue: { runId: string; decision: 'approve' | 'reject' }[] = [];
     for (const row of rows) {
-      const definition = await this.definition(this.db, row.pipeline_id, row.version);
+      const definition = await this.effects.definition(this.db, row.pipeline_id, row.version);
       const auto = definition.stages.find((s) => s.name === row.name)?.config?.auto_decision;
       overdue.push({ runId: row.run_id, decision: auto === 'approve' ? 'approve' : 'reject' });
     }
     return overdue;
   }
-}
-
-function stageScope(rows: store.RunStageRow[]): Record<string, unknown> {
-  const stages: Record<string, unknown> = {};
-  for (const row of rows) if (isTerminal(row.status)) stages[row.name] = { status: row.status, exit_code: row.exit_code ?? -1, attempt: row.attempt };
-  return stages;
 }
