@@ -1,8 +1,8 @@
 // Every setting Paddock reads, from flags and environment, validated once at start.
 import os from 'node:os';
 import path from 'node:path';
-import { readModelPriceFile, type ModelPrice } from './sessions/pricing.js';
-import { TEMPLATE_NAMES } from './sandboxes/schemas.js';
+import { readModelPriceFile, type ModelPrice } from './core/model-prices.js';
+import { TEMPLATE_NAMES } from './runtime/templates/catalog.js';
 
 export type Plan = 'free' | 'pro' | 'team' | 'enterprise';
 export type RuntimeChoice = 'gvisor' | 'runc' | 'auto';

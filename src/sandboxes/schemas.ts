@@ -1,7 +1,7 @@
 // Request and response shapes of the sandbox endpoints: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
+import { TEMPLATE_NAMES } from '../runtime/templates/catalog.js';
 
-export const TEMPLATE_NAMES = ['node-22', 'node-20', 'python-312', 'python-311', 'minimal'] as const;
 export const AGENT_NAMES = ['agent_a', 'agent_b', 'agent_c'] as const;
 
 const EnvName = { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' };
