@@ -3,6 +3,13 @@
 // (the listening line, the first account's key).
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
+/** What a service needs of a logger (Fastify's and pino's loggers are ones). */
+export interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',

@@ -6,6 +6,7 @@ import type { Dialect } from '../core/db/database.js';
 import type { Database, SessionsTable } from '../core/db/schema.js';
 import { Invalid, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import type { Logger } from '../core/logging.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxDirectory } from '../sandboxes/directory.js';
 import { MAX_EVENTS_PER_REQUEST, SESSION_ID_PATTERN, parseEvent, type EventType, type IngestedEvent } from './ingest-validation.js';
@@ -22,12 +23,6 @@ export const RECORDED_OUTPUT_CHARS = 16 * 1024;
 export const EXEC_AGENT_TYPE = 'paddock-exec';
 /** Sequences are PostgreSQL integers; a page bound past this would not fit. */
 const MAX_SEQUENCE = 2 ** 31 - 1 - 2 * 1000;
-
-export interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface IngestResult {
   accepted: number;
