@@ -10,7 +10,6 @@ import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { scoreScenario, type Check, type CheckOutcome } from './checks.js';
-import type { ResolvedTarget } from './service.js';
 import * as store from './store.js';
 import { summarizeRun, type EvalStatus } from './verdict.js';
 import { resultView, type EvalResultView } from './views.js';
@@ -23,6 +22,9 @@ export interface EvalRunnerDeps {
   costOfSandboxes(sandboxIds: string[]): Promise<number>;
   log: { warn(obj: object, msg: string): void };
 }
+
+/** A scenario, or a suite with its scenarios, as read for one run. */
+export type ResolvedTarget = { kind: 'scenario'; scenario: store.ScenarioRow } | { kind: 'suite'; suite: store.SuiteRow; scenarios: store.ScenarioRow[] };
 
 export interface RunOptions {
   signal?: AbortSignal;
