@@ -1,7 +1,7 @@
 // What an llm_call costs when the client did not say: a table of list prices in USD per million tokens,
 // matched against the model name by glob patterns. An operator file (PADDOCK_MODEL_PRICES_FILE) adds
 // entries that are tried before the built-in ones.
-import { modelPrice as price, type ModelPrice } from '../core/model-prices.js';
+import type { ModelPrice } from '../config.js';
 
 /** List prices as published by the providers; the first matching entry wins, so specific names come first. */
 export const BUILT_IN_MODEL_PRICES: readonly ModelPrice[] = [
@@ -32,6 +32,10 @@ export const BUILT_IN_MODEL_PRICES: readonly ModelPrice[] = [
   price('gemini-1.5-pro*', 1.25, 5),
   price('gemini-1.5-flash*', 0.075, 0.3),
 ];
+
+function price(match: string, input: number, output: number): ModelPrice {
+  return { match, input_usd_per_million_tokens: input, output_usd_per_million_tokens: output };
+}
 
 interface CompiledPrice extends ModelPrice {
   pattern: RegExp;

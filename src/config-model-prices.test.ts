@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../config.js';
-import { readModelPriceFile } from './model-prices.js';
+import { ConfigError, loadConfig, readModelPriceFile } from './config.js';
 
 describe('operator price file', () => {
   const write = (content: string) => {
