@@ -3,13 +3,6 @@
 // (the listening line, the first account's key).
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
-/** What a service needs of a logger (Fastify's and pino's loggers are ones). */
-export interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -37,4 +30,15 @@ export function loggerOptions(level: string, stream?: DestinationStream): Logger
     },
     stream: stream ?? pino.destination({ fd: 2, sync: false }),
   };
+}
+
+/**
+ * What a component logs through: structured fields first, then the message (pino's order). `app.log`
+ * is one; tests pass a quiet one. Every service, worker and task takes this type, not its own.
+ */
+export interface Logger {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
 }

@@ -6,7 +6,6 @@ import type { Dialect } from '../core/db/database.js';
 import type { Database, SessionsTable } from '../core/db/schema.js';
 import { Invalid, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import type { Logger } from '../core/logging.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxDirectory } from '../sandboxes/directory.js';
 import { MAX_EVENTS_PER_REQUEST, SESSION_ID_PATTERN, parseEvent, type EventType, type IngestedEvent } from './ingest-validation.js';
@@ -17,6 +16,7 @@ import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from '
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
 import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
 import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
+import type { Logger } from '../core/logging.js';
 
 /** Characters of a command's output kept in its recorded event. */
 export const RECORDED_OUTPUT_CHARS = 16 * 1024;
