@@ -26,6 +26,14 @@ export interface WorkerLogger {
   error(obj: object, msg: string): void;
 }
 
+interface RunningAttempt {
+  claimed: ClaimedAttempt;
+  controller: AbortController;
+  logs: { stdout: string; stderr: string };
+  logsDirty: boolean;
+  done: Promise<void>;
+}
+
 /** The sandboxes stage attempts create, as the worker cleans up after lost attempts (the sandboxes feature answers). */
 export interface StageSandboxes {
   /** Sandboxes of any account not destroyed yet. */
@@ -35,14 +43,6 @@ export interface StageSandboxes {
 
 /** Ids per `in (…)` list: well under SQLite's bound parameter limit. */
 const IDS_PER_QUERY = 500;
-
-interface RunningAttempt {
-  claimed: ClaimedAttempt;
-  controller: AbortController;
-  logs: { stdout: string; stderr: string };
-  logsDirty: boolean;
-  done: Promise<void>;
-}
 
 export class PipelineWorker {
   readonly id = newId('wrk');
