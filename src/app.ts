@@ -2,7 +2,7 @@
 // then each feature as a plugin with its own routes.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { Config } from './config.js';
+import type { Config, Plan } from './config.js';
 import { AccountService } from './accounts/service.js';
 import { accountRoutes } from './accounts/routes.js';
 import { registerAlerts } from './alerts/plugin.js';
@@ -42,6 +42,7 @@ import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.
 import { registerEvals } from './evals/plugin.js';
 import type { EvalService } from './evals/service.js';
 import { registerPipelines, type PipelinesFeature } from './pipelines/plugin.js';
+import { RunSandboxes } from './pipelines/runs/run-sandboxes.js';
 import { createA2aStage } from './pipelines/stages/a2a.js';
 import { createEvalStage } from './pipelines/stages/eval.js';
 import { SandboxMonitor } from './sandboxes/monitor.js';
@@ -160,7 +161,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const webhooks = await registerWebhooks(app, { config, storage, outbox });
 
   const meter = new ComputeMeter(storage.db, config.computeRates);
-  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
+  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
   const spend = new SpendCalculator(meter, sessions);
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(
@@ -219,6 +220,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     config, storage, notifications, sandboxes,
     sessions,
     events: webhooks.publisher,
+    planOf: async (accountId) => (await accounts.getAccount(accountId)).plan as Plan,
     bridgeAddress: () => runtime?.hostAddress?.() ?? null,
     computeCostOf: (ids) => meter.computeCostUsd(ids),
     extraExecutors: {

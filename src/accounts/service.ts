@@ -1,4 +1,5 @@
 // Account rules: signup, login (with brute-force protection), credentials, API keys.
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config, Plan } from '../config.js';
 import { scopeContains, type Principal, type Scope } from '../core/access.js';
@@ -6,10 +7,10 @@ import { isUniqueViolation } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import { Conflict, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { hashPassword, verifyPassword } from '../core/passwords.js';
 import type { Limiter } from '../core/rate-limit.js';
 import { isoAfterSeconds, nowIso } from '../core/time.js';
 import { CredentialCache } from './credential-cache.js';
-import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './passwords.js';
 import { API_KEY_PREFIX, SESSION_TOKEN_PREFIX, digestSecret, displayPrefix, newApiKey, newSessionToken } from './secrets.js';
 import * as store from './store.js';
 
@@ -33,6 +34,8 @@ export interface ApiKeyView {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 const ACCOUNT_CACHE_MS = 5_000;
+/** Hash of a random password: verifying against it costs the same as a real check, for unknown emails. */
+const UNKNOWN_ACCOUNT_HASH = hashPassword(randomBytes(16).toString('hex'));
 
 export function accountView(row: store.AccountRow): AccountView {
   return { id: row.id, email: row.email, name: row.name, plan: row.plan, created_at: row.created_at };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountService } from '../accounts/service.js';
 import type { Plan } from '../config.js';
 import type { Storage } from '../core/db/database.js';
+import { SandboxDirectory } from '../sandboxes/directory.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { evalRoutes } from './routes.js';
 import { EvalRunner } from './runner.js';
@@ -17,10 +18,12 @@ export interface EvalsDeps {
 }
 
 export async function registerEvals(app: FastifyInstance, deps: EvalsDeps): Promise<EvalService> {
+  const directory = new SandboxDirectory(deps.storage.db);
   const runner = deps.sandboxes
     ? new EvalRunner({
         db: deps.storage.db,
         sandboxes: deps.sandboxes,
+        placesOf: (ids) => directory.placesOf(ids),
         planOf: async (accountId) => (await deps.accounts.getAccount(accountId)).plan as Plan,
         costOfSandboxes: deps.costOfSandboxes,
         log: app.log,

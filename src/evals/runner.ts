@@ -8,9 +8,9 @@ import type { Database } from '../core/db/schema.js';
 import { NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
+import type { SandboxPlace } from '../sandboxes/directory.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { scoreScenario, type Check, type CheckOutcome } from './checks.js';
-import type { ResolvedTarget } from './service.js';
 import * as store from './store.js';
 import { summarizeRun, type EvalStatus } from './verdict.js';
 import { resultView, type EvalResultView } from './views.js';
@@ -18,11 +18,16 @@ import { resultView, type EvalResultView } from './views.js';
 export interface EvalRunnerDeps {
   db: Kysely<Database>;
   sandboxes: SandboxService;
+  /** Where sandboxes run (the sandbox directory answers): another server's eval sandboxes are its own business. */
+  placesOf(sandboxIds: readonly string[]): Promise<Map<string, Pick<SandboxPlace, 'hostId'>>>;
   planOf(accountId: string): Promise<Plan>;
   /** What the given sandboxes cost in USD: metered compute plus the LLM spend of their sessions. */
   costOfSandboxes(sandboxIds: string[]): Promise<number>;
   log: { warn(obj: object, msg: string): void };
 }
+
+/** A scenario, or a suite with its scenarios, as read for one run. */
+export type ResolvedTarget = { kind: 'scenario'; scenario: store.ScenarioRow } | { kind: 'suite'; suite: store.SuiteRow; scenarios: store.ScenarioRow[] };
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -129,7 +134,13 @@ export class EvalRunner {
 
   /** At start: eval sandboxes still held belong to runs the previous process did not finish; destroy them. */
   async reapInterrupted(): Promise<number> {
-    const held = await store.heldSandboxes(this.deps.db, this.deps.sandboxes.hostId);
+    const rows = await store.heldSandboxes(this.deps.db);
+    const places = await this.deps.placesOf(rows.map((row) => row.sandbox_id));
+    const hostId = this.deps.sandboxes.hostId;
+    const held = rows.filter((row) => {
+      const place = places.get(row.sandbox_id);
+      return !place || place.hostId === null || place.hostId === hostId;
+    });
     for (const row of held) await this.release(row.account_id, row.sandbox_id);
     return held.length;
   }

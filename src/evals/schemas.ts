@@ -1,7 +1,7 @@
 // Request and response shapes of the eval scenario, suite and result endpoints (not in the spec:
 // designed after the eval APIs of hosted agent platforms, documented in docs/evals.md).
 import { Type, type Static } from '@sinclair/typebox';
-import { TEMPLATE_NAMES } from '../sandboxes/schemas.js';
+import { TEMPLATE_NAMES } from '../runtime/templates/catalog.js';
 import { CHECK_TYPES } from './checks.js';
 
 export const MAX_PAGE_LIMIT = 100;

@@ -6,7 +6,7 @@ import type { Database } from '../core/db/schema.js';
 import { Conflict, HttpError, Invalid, NotFound } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import { newScenarioId, newSuiteId } from './ids.js';
-import type { EvalRunner, RunOptions } from './runner.js';
+import type { EvalRunner, ResolvedTarget, RunOptions } from './runner.js';
 import type { CreateScenarioInput, CreateSuiteInput, UpdateScenarioInput, UpdateSuiteInput } from './schemas.js';
 import * as store from './store.js';
 import { validateChecks } from './validate-checks.js';
@@ -16,8 +16,6 @@ type Page = { limit: number; offset: number };
 
 /** What an eval stage or a run request names: a scenario or a suite, by id or by name. */
 export type EvalTarget = { scenarioId: string } | { scenarioName: string } | { suiteId: string } | { suiteName: string };
-
-export type ResolvedTarget = { kind: 'scenario'; scenario: store.ScenarioRow } | { kind: 'suite'; suite: store.SuiteRow; scenarios: store.ScenarioRow[] };
 
 export class EvalService {
   constructor(

@@ -90,11 +90,7 @@ export async function releaseSandbox(db: Db, sandboxId: string): Promise<void> {
   await db.deleteFrom('eval_sandboxes').where('sandbox_id', '=', sandboxId).execute();
 }
 
-/** Eval sandboxes held, except those another server holds (its runs are its own business). */
-export function heldSandboxes(db: Db, hostId: string) {
-  return db
-    .selectFrom('eval_sandboxes')
-    .selectAll()
-    .where('sandbox_id', 'not in', (eb) => eb.selectFrom('sandboxes').select('id').where('host_id', '!=', hostId))
-    .execute();
+/** Eval sandboxes held by runs of any server. */
+export function heldSandboxes(db: Db) {
+  return db.selectFrom('eval_sandboxes').selectAll().execute();
 }

@@ -1,21 +1,21 @@
 // Registers pipelines: definitions, runs, state, and this process's stage worker. Stage executors come
 // from `buildStageExecutors` — the one place a stage type is bound to the code that runs it.
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { NotificationService } from '../alerts/notifications/service.js';
 import type { Config, Plan } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import type { EventPublisher } from '../core/events/published.js';
+import { SandboxDirectory } from '../sandboxes/directory.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import type { ApprovalChannel } from './definition/approval-channels.js';
 import { StageCensus } from './engine/counts.js';
 import { Transitions, type ApprovalNotifier, type RunSessions } from './engine/transitions.js';
-import { PipelineWorker } from './engine/worker.js';
+import { PipelineWorker, type StageSandboxes } from './engine/worker.js';
 import { runRoutes } from './run-routes.js';
 import { pipelineRoutes } from './routes.js';
-import { runCostUsd, runTrust, sessionComputeCost, type ComputeCostOf } from './runs/cost-and-trust.js';
+import { runCostUsd, runTrust, type ComputeCostOf, type RunSessionTotals } from './runs/cost-and-trust.js';
 import { RunService } from './runs/service.js';
 import { PipelineService } from './service.js';
 import { commandExecutor } from './stages/command.js';
@@ -37,23 +37,24 @@ export interface PipelineOptions {
   config: Config;
   storage: Storage;
   notifications: NotificationService;
-  /** Each run's session: created with the run, fed every lifecycle event in the transition's transaction. */
-  sessions: RunSessions;
+  /** Each run's session: created with the run, fed every lifecycle event in the transition's transaction; its totals feed gates. */
+  sessions: RunSessions & RunSessionTotals;
+  /** The account's plan, for the principal a command stage acts as. */
+  planOf(accountId: string): Promise<Plan>;
   /** Receives the spec's pipeline events (`pipeline.run.*`, `pipeline.stage.*`) in each transition's transaction; default: none. */
   events?: EventPublisher;
   /** Null when the server runs without a sandbox runtime: command stages then fail saying so. */
   sandboxes: SandboxService | null;
-  /** Compute cost of sandboxes for `cost_below` gates; default: the sessions' compute_cost_usd. */
-  computeCostOf?: ComputeCostOf;
+  /** Metered compute cost of sandboxes, for `cost_below` gates. */
+  computeCostOf: ComputeCostOf;
   /** Executors for more stage types (`eval`, `a2a`), added to command and gate. */
   extraExecutors?: StageExecutors;
   /** The host's address on the sandbox bridge, where the state gateway listens; null: no gateway. */
   bridgeAddress?: () => string | null;
 }
 
-async function principalFor(db: Kysely<Database>, accountId: string): Promise<Principal> {
-  const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirstOrThrow();
-  return { accountId, plan: account.plan as Plan, scope: 'full', keyId: null };
+async function principalFor(options: PipelineOptions, accountId: string): Promise<Principal> {
+  return { accountId, plan: await options.planOf(accountId), scope: 'full', keyId: null };
 }
 
 function approvalNotifier(notifications: NotificationService): ApprovalNotifier {
@@ -76,6 +77,10 @@ function approvalNotifier(notifications: NotificationService): ApprovalNotifier 
   };
 }
 
+function stageSandboxes(directory: SandboxDirectory, sandboxes: SandboxService): StageSandboxes {
+  return { notDestroyed: () => directory.notDestroyed(), destroy: (accountId, sandboxId) => sandboxes.destroy(accountId, sandboxId) };
+}
+
 /** Sandbox teardowns running in the background, so shutdown can wait for them. */
 class Teardowns {
   private readonly pending = new Set<Promise<unknown>>();
@@ -90,11 +95,10 @@ class Teardowns {
 
 export function buildStageExecutors(options: PipelineOptions, transitions: Transitions, teardowns: Teardowns, gateway: StateGateway): StageExecutors {
   const { db } = options.storage;
-  const computeCostOf = options.computeCostOf ?? sessionComputeCost(db);
   const executors: StageExecutors = {
     gate: gateExecutor({
-      trustOf: (runId) => runTrust(db, runId),
-      costOf: (runId) => runCostUsd(db, computeCostOf, runId),
+      trustOf: (runId) => runTrust(db, options.sessions, runId),
+      costOf: (runId) => runCostUsd(db, options.sessions, options.computeCostOf, runId),
       scopeOf: (runId) => transitions.expressionScope(runId),
     }),
     ...options.extraExecutors,
@@ -103,7 +107,7 @@ export function buildStageExecutors(options: PipelineOptions, transitions: Trans
     const sandboxes = options.sandboxes;
     executors.command = commandExecutor({
       sandboxes,
-      principalFor: (accountId) => principalFor(db, accountId),
+      principalFor: (accountId) => principalFor(options, accountId),
       destroyInBackground: (accountId, sandboxId) => teardowns.track(sandboxes.destroy(accountId, sandboxId)),
       stateAccess: async (context) => gateway.accessFor(context.runId, context.stageName),
     });
@@ -127,7 +131,7 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
     buildStageExecutors(options, transitions, teardowns, gateway),
     { concurrency: settings.concurrency, leaseMs: settings.leaseSeconds * 1000, pollIntervalMs: settings.pollIntervalMs },
     app.log,
-    sandboxes ? (accountId, sandboxId) => sandboxes.destroy(accountId, sandboxId) : null,
+    sandboxes ? stageSandboxes(new SandboxDirectory(db), sandboxes) : null,
   );
   const runs = new RunService(db, pipelines, transitions, state, worker);
   await app.register(pipelineRoutes(pipelines));

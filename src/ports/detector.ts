@@ -7,10 +7,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../core/db/schema.js';
 import { nowIso } from '../core/time.js';
 import type { ListeningPort, SandboxRuntime } from '../runtime/runtime.js';
+import type { RunningSandbox, SandboxPlace } from '../sandboxes/directory.js';
 import { probeProtocol, type PortProtocol } from './probe.js';
 import * as store from './store.js';
 
 export const SCAN_INTERVAL_MS = 2000;
+
+/** What the detector reads of the sandbox records (the sandbox directory answers). */
+export interface ScannedSandboxes {
+  runningOn(hostId: string): Promise<RunningSandbox[]>;
+  placesOf(ids: readonly string[]): Promise<Map<string, SandboxPlace>>;
+}
 
 export interface LiveSandbox {
   id: string;
@@ -42,6 +49,7 @@ export class PortDetector {
 
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly records: ScannedSandboxes,
     private readonly runtime: SandboxRuntime,
     private readonly log: FastifyBaseLogger,
     private readonly hostId: string,
@@ -101,7 +109,7 @@ export class PortDetector {
   /** One pass over every running sandbox. */
   async scan(): Promise<void> {
     const now = nowIso();
-    const [running, rows] = await Promise.all([store.runningSandboxes(this.db, this.hostId), store.allPorts(this.db, this.hostId)]);
+    const [running, rows] = await Promise.all([this.records.runningOn(this.hostId), store.allPorts(this.db)]);
     const listed = new Map<string, Set<number>>();
     for (const row of rows) {
       if (!row.listening) continue;
@@ -110,19 +118,21 @@ export class PortDetector {
     }
     // Nothing outside a `none` sandbox can reach its ports, and on gVisor reading them is an exec inside it
     // every pass (its memory checkpoint grew with each one).
-    const reachable = running.filter((sandbox) => sandbox.network_mode !== 'none');
+    const reachable = running.filter((sandbox) => sandbox.networkMode !== 'none');
     await Promise.all(reachable.map((sandbox) => this.scanSandbox(sandbox.id, sandbox.ip, listed.get(sandbox.id) ?? new Set(), now)));
     // A port recorded for such a sandbox before it stopped being scanned is not reachable either.
     for (const sandbox of running) {
-      if (sandbox.network_mode !== 'none') continue;
+      if (sandbox.networkMode !== 'none') continue;
       for (const port of listed.get(sandbox.id) ?? []) await store.markStopped(this.db, sandbox.id, port, now);
     }
 
-    // Ports of sandboxes that stopped running (paused, failed, destroyed) are no longer listening.
+    // Ports of this server's sandboxes that stopped running (paused, failed, destroyed) are no longer
+    // listening; another server's sandboxes are its own business.
     const runningIds = new Set(running.map((s) => s.id));
-    const gone = [...new Set(rows.map((r) => r.sandbox_id))].filter((id) => !runningIds.has(id));
-    for (const row of rows.filter((r) => r.listening && !runningIds.has(r.sandbox_id))) await store.markStopped(this.db, row.sandbox_id, row.port, now);
-    if (gone.length) await store.forgetDestroyed(this.db);
+    const places = await this.records.placesOf([...new Set(rows.map((r) => r.sandbox_id))].filter((id) => !runningIds.has(id)));
+    const gone = [...places].filter(([, place]) => place.hostId === this.hostId);
+    for (const row of rows.filter((r) => r.listening && places.get(r.sandbox_id)?.hostId === this.hostId)) await store.markStopped(this.db, row.sandbox_id, row.port, now);
+    if (gone.length) await store.forgetSandboxes(this.db, [...places].filter(([, place]) => place.status === 'destroyed').map(([id]) => id));
 
     await this.reload(running);
   }
@@ -145,10 +155,10 @@ export class PortDetector {
     for (const port of listed) if (!reachable.has(port)) await store.markStopped(this.db, id, port, now);
   }
 
-  private async reload(running: Array<{ id: string; account_id: string; ip: string | null }>): Promise<void> {
+  private async reload(running: RunningSandbox[]): Promise<void> {
     this.passwordChanges.clear();
-    const rows = await store.allPorts(this.db, this.hostId);
-    const sandboxes = new Map(running.map((s) => [s.id, { id: s.id, accountId: s.account_id, ip: s.ip }]));
+    const rows = await store.allPorts(this.db);
+    const sandboxes = new Map(running.map((s) => [s.id, { id: s.id, accountId: s.accountId, ip: s.ip }]));
     const ports = new Map<string, Map<number, LivePort>>();
     for (const row of rows) {
       if (!row.listening || !sandboxes.has(row.sandbox_id) || !row.detected_at) continue;

@@ -13,6 +13,7 @@ import { routePreviewHosts } from '../preview/dispatch.js';
 import { PreviewHosts } from '../preview/host.js';
 import { PreviewProtection } from '../preview/protection.js';
 import { PreviewProxy } from '../preview/proxy.js';
+import { SandboxDirectory } from '../sandboxes/directory.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { PortDetector } from './detector.js';
 import { portRoutes } from './routes.js';
@@ -28,7 +29,8 @@ export interface PortsAndPreviewsOptions {
 }
 
 export async function registerPortsAndPreviews(app: FastifyInstance, { config, db, runtime, sandboxes, limiters }: PortsAndPreviewsOptions): Promise<PortDetector> {
-  const detector = new PortDetector(db, runtime, app.log, config.hostId);
+  const directory = new SandboxDirectory(db);
+  const detector = new PortDetector(db, directory, runtime, app.log, config.hostId);
   const hosts = new PreviewHosts(config, () => {
     const address = app.server.address();
     return typeof address === 'object' && address ? address.port : config.port;
@@ -42,7 +44,7 @@ export async function registerPortsAndPreviews(app: FastifyInstance, { config, d
     protection: new PreviewProtection(Buffer.from(secret, 'base64'), failures, config.previewScheme === 'https'),
     requests,
     runtime,
-    sandboxStatus: (id) => store.sandboxStatus(db, id),
+    sandboxStatus: (id) => directory.status(id),
     recordActivity: (id) => sandboxes.recordActivity(id),
     log: app.log,
   });

@@ -1,6 +1,6 @@
 // Rules of the ports endpoints: listing what the detector found, and setting or removing a preview password.
 import type { Kysely } from 'kysely';
-import { hashPassword } from '../accounts/passwords.js';
+import { hashPassword } from '../core/passwords.js';
 import type { Database } from '../core/db/schema.js';
 import { Conflict } from '../core/errors.js';
 import { nowIso } from '../core/time.js';

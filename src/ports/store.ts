@@ -4,18 +4,9 @@ import type { Database, SandboxPortsTable } from '../core/db/schema.js';
 
 export type PortRow = Selectable<SandboxPortsTable>;
 
-/** This host's running sandboxes: the ones its runtime can scan and its proxy can reach. */
-export function runningSandboxes(db: Kysely<Database>, hostId: string) {
-  return db.selectFrom('sandboxes').select(['id', 'account_id', 'ip', 'network_mode']).where('host_id', '=', hostId).where('status', '=', 'running').execute();
-}
-
-/** Ports of this host's sandboxes. */
-export function allPorts(db: Kysely<Database>, hostId: string) {
-  return db
-    .selectFrom('sandbox_ports')
-    .selectAll()
-    .where('sandbox_id', 'in', (eb) => eb.selectFrom('sandboxes').select('id').where('host_id', '=', hostId))
-    .execute();
+/** Every recorded port, of every server's sandboxes (the ports of destroyed sandboxes are forgotten). */
+export function allPorts(db: Kysely<Database>) {
+  return db.selectFrom('sandbox_ports').selectAll().execute();
 }
 
 export function listeningPorts(db: Kysely<Database>, sandboxId: string) {
@@ -41,11 +32,9 @@ export async function markStopped(db: Kysely<Database>, sandboxId: string, port:
   await db.updateTable('sandbox_ports').set({ listening: 0, detected_at: null, updated_at: now }).where('sandbox_id', '=', sandboxId).where('port', '=', port).execute();
 }
 
-export function forgetDestroyed(db: Kysely<Database>) {
-  return db
-    .deleteFrom('sandbox_ports')
-    .where('sandbox_id', 'in', (eb) => eb.selectFrom('sandboxes').select('id').where('status', '=', 'destroyed'))
-    .execute();
+/** Forgets every port of the sandboxes, protected ones too: for destroyed sandboxes. */
+export async function forgetSandboxes(db: Kysely<Database>, sandboxIds: readonly string[]) {
+  if (sandboxIds.length) await db.deleteFrom('sandbox_ports').where('sandbox_id', 'in', sandboxIds).execute();
 }
 
 export function setPassword(db: Kysely<Database>, sandboxId: string, port: number, passwordHash: string | null, now: string) {
@@ -66,9 +55,4 @@ export async function serverSetting(db: Kysely<Database>, name: string, create: 
 
 export function forgetIfNotListening(db: Kysely<Database>, sandboxId: string, port: number) {
   return db.deleteFrom('sandbox_ports').where('sandbox_id', '=', sandboxId).where('port', '=', port).where('listening', '=', 0).where('protected', '=', 0).execute();
-}
-
-export async function sandboxStatus(db: Kysely<Database>, id: string): Promise<string | null> {
-  const row = await db.selectFrom('sandboxes').select('status').where('id', '=', id).executeTakeFirst();
-  return row?.status ?? null;
 }

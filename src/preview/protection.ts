@@ -1,7 +1,7 @@
 // Password protection of a preview: a signed cookie for browsers (set after the password form), HTTP
 // Basic auth for scripts, and a per-port throttle on wrong passwords.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { verifyPassword } from '../accounts/passwords.js';
+import { verifyPassword } from '../core/passwords.js';
 import type { Limiter } from '../core/rate-limit.js';
 import type { PreviewTarget } from './host.js';
 

@@ -9,7 +9,6 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Limiter } from '../core/rate-limit.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import type { LivePort, PortDetector } from '../ports/detector.js';
 import { requestHeaders, responseHeaders } from './headers.js';
 import type { PreviewHosts, PreviewTarget } from './host.js';
 import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
@@ -20,9 +19,23 @@ import type { RequestHead } from './request-head.js';
 const ACTIVITY_INTERVAL_MS = 5000;
 const LOGIN_BODY_MAX_BYTES = 8192;
 
+/** A port the detector saw listening; the proxy's view of it (a new password is written into the same object). */
+export interface LivePort {
+  protocol: string;
+  passwordHash: string | null;
+}
+
+/** What the proxy routes by, kept in memory by the ports feature's detector so a request costs no query. */
+export interface LivePorts {
+  sandbox(id: string): { ip: string | null } | undefined;
+  port(sandboxId: string, port: number): LivePort | undefined;
+  /** `listener` runs after every change of the view. */
+  onChange(listener: () => void): void;
+}
+
 export interface PreviewProxyOptions {
   hosts: PreviewHosts;
-  detector: PortDetector;
+  detector: LivePorts;
   protection: PreviewProtection;
   /** Requests per port per minute. */
   requests: Limiter;

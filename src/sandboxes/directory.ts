@@ -1,11 +1,29 @@
-// Which sandboxes an account owns, for features that refer to sandboxes (sessions) and must work on a
-// server without a runtime: plain reads of the sandbox records, nothing that touches a sandbox.
+// Plain reads of the sandbox records for features that refer to sandboxes (sessions, ports and previews,
+// evals, the stage worker) and must work on a server without a runtime: who owns a sandbox, where it
+// runs, what status it is in. Nothing here touches a sandbox; changes go through the sandbox service.
 import type { Kysely } from 'kysely';
 import type { Database } from '../core/db/schema.js';
 import * as store from './store.js';
 
 /** Anything else names no sandbox (and a NUL byte would upset PostgreSQL). */
 const SANDBOX_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Ids per `in (…)` list: well under SQLite's bound parameter limit. */
+const IDS_PER_QUERY = 500;
+
+/** A running sandbox as the port scanner and the preview proxy see it. */
+export interface RunningSandbox {
+  id: string;
+  accountId: string;
+  ip: string | null;
+  networkMode: string;
+}
+
+/** Where a sandbox is and how it is: its server (null before it had one) and its status. */
+export interface SandboxPlace {
+  accountId: string;
+  hostId: string | null;
+  status: string;
+}
 
 export class SandboxDirectory {
   constructor(private readonly db: Kysely<Database>) {}
@@ -25,5 +43,35 @@ export class SandboxDirectory {
 
   async exists(accountId: string, id: string): Promise<boolean> {
     return (await this.ownedBy(accountId, [id])).has(id);
+  }
+
+  /** The sandbox's status whatever its account, or null when there is no such sandbox. */
+  async status(id: string): Promise<string | null> {
+    if (!SANDBOX_ID.test(id)) return null;
+    const row = await this.db.selectFrom('sandboxes').select('status').where('id', '=', id).executeTakeFirst();
+    return row?.status ?? null;
+  }
+
+  /** The sandboxes running on the server `hostId`: the ones its runtime can scan and its proxy can reach. */
+  async runningOn(hostId: string): Promise<RunningSandbox[]> {
+    const rows = await this.db.selectFrom('sandboxes').select(['id', 'account_id', 'ip', 'network_mode']).where('host_id', '=', hostId).where('status', '=', 'running').execute();
+    return rows.map((row) => ({ id: row.id, accountId: row.account_id, ip: row.ip, networkMode: row.network_mode }));
+  }
+
+  /** Sandboxes of every account and server not destroyed yet. */
+  async notDestroyed(): Promise<{ id: string; accountId: string }[]> {
+    const rows = await this.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();
+    return rows.map((row) => ({ id: row.id, accountId: row.account_id }));
+  }
+
+  /** Where each of `ids` is, whatever its account; ids of no sandbox are missing from the answer. */
+  async placesOf(ids: readonly string[]): Promise<Map<string, SandboxPlace>> {
+    const places = new Map<string, SandboxPlace>();
+    const plausible = [...new Set(ids)].filter((id) => SANDBOX_ID.test(id));
+    for (let i = 0; i < plausible.length; i += IDS_PER_QUERY) {
+      const rows = await this.db.selectFrom('sandboxes').select(['id', 'account_id', 'host_id', 'status']).where('id', 'in', plausible.slice(i, i + IDS_PER_QUERY)).execute();
+      for (const row of rows) places.set(row.id, { accountId: row.account_id, hostId: row.host_id, status: row.status });
+    }
+    return places;
   }
 }

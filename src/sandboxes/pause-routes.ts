@@ -1,8 +1,7 @@
 // HTTP surface of pause and resume.
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { SandboxParams } from './schemas.js';
-import { PauseResult } from '../snapshots/schemas.js';
+import { PauseResult, SandboxParams } from './schemas.js';
 import type { SandboxService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
 

@@ -1,7 +1,7 @@
 // Request and response shapes of the sandbox endpoints: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
+import { TEMPLATE_NAMES } from '../runtime/templates/catalog.js';
 
-export const TEMPLATE_NAMES = ['node-22', 'node-20', 'python-312', 'python-311', 'minimal'] as const;
 export const AGENT_NAMES = ['agent_a', 'agent_b', 'agent_c'] as const;
 
 const EnvName = { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' };
@@ -184,4 +184,14 @@ export const ExecResult = Type.Object({
   truncated: Type.Boolean({ description: 'True when stdout or stderr exceeded 1 MiB and was cut.' }),
   timed_out: Type.Boolean(),
   duration_ms: Type.Integer(),
+});
+
+/** The answer of pause and resume. */
+export const PauseResult = Type.Object({
+  id: Type.String(),
+  status: Type.String({ description: '`paused` after pause, `running` after resume.' }),
+  paused_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  last_activity_at: Type.String({ format: 'date-time' }),
+  snapshot_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Pause only: the automatic snapshot (kind `pause`, status `creating` until its copy finishes). Null when the sandbox was already paused or a limit left no room.' })),
+  snapshot_error: Type.Optional(Type.String({ description: 'Pause only: why no automatic snapshot was taken.' })),
 });

@@ -16,18 +16,13 @@ import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from '
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
 import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
 import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
+import type { Logger } from '../core/logging.js';
 
 /** Characters of a command's output kept in its recorded event. */
 export const RECORDED_OUTPUT_CHARS = 16 * 1024;
 export const EXEC_AGENT_TYPE = 'paddock-exec';
 /** Sequences are PostgreSQL integers; a page bound past this would not fit. */
 const MAX_SEQUENCE = 2 ** 31 - 1 - 2 * 1000;
-
-export interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface IngestResult {
   accepted: number;
@@ -46,6 +41,11 @@ export interface CommandRecord {
   timedOut: boolean;
   truncated: boolean;
   error?: string;
+}
+
+/** Which sandboxes a run's stage attempts created (the pipelines feature answers). */
+export interface RunSandboxSource {
+  of(runId: string): Promise<string[]>;
 }
 
 /** The sandbox compute a session is charged: the sandbox's metered cost inside the session's span. */
@@ -126,6 +126,7 @@ export class SessionService {
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly sandboxes: SandboxDirectory,
+    private readonly runSandboxes: RunSandboxSource,
     /** The alerts feature; null raises no trust alerts (falls stay recorded as pending). */
     alerts: TrustAlertRaiser | null,
     private readonly prices: PriceTable,
@@ -293,7 +294,8 @@ export class SessionService {
 
   /** Sessions of the account, filtered; with pipelineRunId: the run's own session and those of the sandboxes its stages created. */
   async list(accountId: string, filter: store.SessionFilter, page: { limit: number; offset: number }) {
-    const rows = await store.listSessionsOf(this.db, accountId, filter, page);
+    const runSandboxIds = filter.pipelineRunId !== undefined ? await this.runSandboxes.of(filter.pipelineRunId) : [];
+    const rows = await store.listSessionsOf(this.db, accountId, filter, page, runSandboxIds);
     return Promise.all(rows.map(async (row) => sessionView(await this.withComputeCost(row))));
   }
 
@@ -325,13 +327,18 @@ export class SessionService {
     const window = sessionWindow(row);
     if (!this.compute || !window) return row;
     // A run's session is charged the compute of the sandboxes its stages created.
-    const sandboxIds = row.sandbox_id !== null ? [row.sandbox_id] : await store.sandboxesOfRun(this.db, row.pipeline_run_id!);
+    const sandboxIds = row.sandbox_id !== null ? [row.sandbox_id] : await this.runSandboxes.of(row.pipeline_run_id!);
     return { ...row, compute_cost_usd: await this.compute.computeCostUsd(sandboxIds, { window }) };
   }
 
   /** LLM cost of each sandbox's sessions, for sandbox spend and budgets; `db` reads inside the caller's transaction. */
   async llmCostUsd(sandboxIds: readonly string[], db: Kysely<Database> = this.db): Promise<Map<string, number>> {
     return store.llmCostBySandbox(db, sandboxIds);
+  }
+
+  /** LLM cost, lowest trust score and number of a run's sessions: its own and those of `sandboxIds` (its stages' sandboxes), for gates. */
+  async runTotals(runId: string, sandboxIds: readonly string[]) {
+    return store.runTotals(this.db, runId, sandboxIds);
   }
 
   /** A replay page, as the JSON text the endpoint answers. */

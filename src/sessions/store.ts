@@ -43,9 +43,9 @@ export function lockRunSession(db: Db, dialect: Dialect, runId: string): Promise
   return query.executeTakeFirst();
 }
 
-/** The sandboxes a run's stage attempts created. */
-export async function sandboxesOfRun(db: Db, runId: string): Promise<string[]> {
-  return (await db.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId).execute()).map((row) => row.sandbox_id);
+/** A run's sessions: its own, and those of the sandboxes its stage attempts created (`runSandboxIds`). */
+function runSessions(db: Db, runId: string, runSandboxIds: readonly string[]) {
+  return db.selectFrom('sessions').where((eb) => (runSandboxIds.length ? eb.or([eb('pipeline_run_id', '=', runId), eb('sandbox_id', 'in', runSandboxIds)]) : eb('pipeline_run_id', '=', runId)));
 }
 
 export interface SessionFilter {
@@ -55,12 +55,9 @@ export interface SessionFilter {
   status?: string;
 }
 
-export function listSessionsOf(db: Db, accountId: string, filter: SessionFilter, page: { limit: number; offset: number }) {
-  let query = db.selectFrom('sessions').selectAll().where('account_id', '=', accountId);
-  if (filter.pipelineRunId !== undefined) {
-    const runId = filter.pipelineRunId;
-    query = query.where((eb) => eb.or([eb('pipeline_run_id', '=', runId), eb('sandbox_id', 'in', eb.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId))]));
-  }
+/** `runSandboxIds`: with `filter.pipelineRunId`, the sandboxes the run's stage attempts created. */
+export function listSessionsOf(db: Db, accountId: string, filter: SessionFilter, page: { limit: number; offset: number }, runSandboxIds: readonly string[] = []) {
+  let query = (filter.pipelineRunId !== undefined ? runSessions(db, filter.pipelineRunId, runSandboxIds) : db.selectFrom('sessions')).selectAll().where('account_id', '=', accountId);
   if (filter.sandboxId !== undefined) query = query.where('sandbox_id', '=', filter.sandboxId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   return query.orderBy('created_at', 'desc').orderBy('key', 'desc').limit(page.limit).offset(page.offset).execute();
@@ -221,4 +218,12 @@ export async function llmCostBySandbox(db: Db, sandboxIds: readonly string[]): P
     .execute();
   for (const row of rows) result.set(row.sandbox_id!, Number(row.llm ?? 0));
   return result;
+}
+
+/** LLM cost, lowest trust score and number of a run's sessions (see runSessions). */
+export async function runTotals(db: Db, runId: string, runSandboxIds: readonly string[]) {
+  const row = await runSessions(db, runId, runSandboxIds)
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number | string>('llm_cost_usd'), eb.lit(0)).as('llm'), eb.fn.min<number>('trust_score').as('lowest'), eb.fn.countAll<number | string>().as('count')])
+    .executeTakeFirstOrThrow();
+  return { llmCostUsd: Number(row.llm), lowestTrustScore: row.lowest === null ? null : Number(row.lowest), sessions: Number(row.count) };
 }

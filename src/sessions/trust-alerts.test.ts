@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALERT_TYPES, type AlertType, type RaiseAlert, type RaiseOptions } from '../alerts/contract.js';
 import { openStorage, type Storage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
+import { RunSandboxes } from '../pipelines/runs/run-sandboxes.js';
 import { SandboxDirectory } from '../sandboxes/directory.js';
 import { PriceTable } from './pricing.js';
 import { SessionService } from './service.js';
@@ -67,7 +68,7 @@ describe('trust alerts raised by the session service', () => {
   let service: SessionService;
   const accountId = 'acc_test';
   const sandboxId = 'sbx_test';
-  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, 'sqlite', new SandboxDirectory(storage.db), alerts, new PriceTable(), 1800, quiet);
+  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, 'sqlite', new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(), 1800, quiet);
   const events = (session: string, type: string, payload: object, count = 1) =>
     Array.from({ length: count }, () => ({ session_id: session, sandbox_id: sandboxId, type, timestamp: new Date().toISOString(), payload }));
   const session = (id: string) => storage.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

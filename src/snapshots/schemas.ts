@@ -48,12 +48,3 @@ export const RestoreResult = Type.Object({
   restored_at: Type.String({ format: 'date-time' }),
   duration_ms: Type.Integer(),
 });
-
-export const PauseResult = Type.Object({
-  id: Type.String(),
-  status: Type.String({ description: '`paused` after pause, `running` after resume.' }),
-  paused_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  last_activity_at: Type.String({ format: 'date-time' }),
-  snapshot_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Pause only: the automatic snapshot (kind `pause`, status `creating` until its copy finishes). Null when the sandbox was already paused or a limit left no room.' })),
-  snapshot_error: Type.Optional(Type.String({ description: 'Pause only: why no automatic snapshot was taken.' })),
-});

@@ -55,4 +55,24 @@ describe('two servers sharing one database (runc)', () => {
     const alerts = await first.request('GET', '/v1/alerts', { token: key });
     expect(alerts.body.filter((alert: any) => alert.type === 'sandbox_error')).toEqual([]);
   });
+
+  it("leaves the other server's sandbox ports alone: its scans neither forget nor re-detect them", async () => {
+    const created = await first.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1 } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id;
+    await waitForStatus(first, id, 'running');
+    await first.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'nohup python3 -m http.server 8000 >/dev/null 2>&1 &' } });
+    let detectedAt: string | undefined;
+    for (let i = 0; i < 100 && !detectedAt; i++) {
+      const ports = await first.request('GET', `/v1/sandboxes/${id}/ports`, { token: key });
+      detectedAt = (ports.body as { port: number; detected_at: string }[]).find((port) => port.port === 8000)?.detected_at;
+      if (!detectedAt) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(detectedAt).toBeDefined();
+    // The second server scans every 2 s: were the port its own stopped sandbox's, it would forget it and
+    // the first server would detect it again, with a new detected_at.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    const row = await second.storage.db.selectFrom('sandbox_ports').selectAll().where('sandbox_id', '=', id).where('port', '=', 8000).executeTakeFirst();
+    expect(row).toMatchObject({ listening: 1, detected_at: detectedAt });
+  });
 });

@@ -34,6 +34,16 @@ interface RunningAttempt {
   done: Promise<void>;
 }
 
+/** The sandboxes stage attempts create, as the worker cleans up after lost attempts (the sandboxes feature answers). */
+export interface StageSandboxes {
+  /** Sandboxes of any account not destroyed yet. */
+  notDestroyed(): Promise<{ id: string; accountId: string }[]>;
+  destroy(accountId: string, sandboxId: string): Promise<void>;
+}
+
+/** Ids per `in (…)` list: well under SQLite's bound parameter limit. */
+const IDS_PER_QUERY = 500;
+
 export class PipelineWorker {
   readonly id = newId('wrk');
   private readonly running = new Map<string, RunningAttempt>();
@@ -49,8 +59,8 @@ export class PipelineWorker {
     private readonly executors: StageExecutors,
     private readonly options: WorkerOptions,
     private readonly log: WorkerLogger,
-    /** Destroys a sandbox left by a lost attempt (another worker's, or this server's before a restart); null without a runtime. */
-    private readonly destroySandbox: ((accountId: string, sandboxId: string) => Promise<void>) | null,
+    /** Destroys sandboxes left by lost attempts (another worker's, or this server's before a restart); null without a runtime. */
+    private readonly sandboxes: StageSandboxes | null,
   ) {}
 
   start(): void {
@@ -121,7 +131,7 @@ export class PipelineWorker {
   private async runAttempt(entry: RunningAttempt): Promise<void> {
     const { claimed, controller } = entry;
     const { run, stage, definition, pipeline } = claimed;
-    for (const sandboxId of claimed.orphanSandboxes) await this.destroySandbox?.(run.account_id, sandboxId).catch(() => {});
+    for (const sandboxId of claimed.orphanSandboxes) await this.sandboxes?.destroy(run.account_id, sandboxId).catch(() => {});
     const settings = effectiveStage(definition, pipeline.defaults);
     const timer = setTimeout(() => controller.abort(`timed out after ${definition.timeout ?? pipeline.defaults.timeout ?? '10m'}`), settings.timeoutMs);
     const input = JSON.parse(run.input) as { env?: Record<string, string>; repo?: string; branch?: string };
@@ -174,17 +184,21 @@ export class PipelineWorker {
    * crash. Attempts still running belong to a live worker (or are reclaimed with their sandboxes).
    */
   private async destroyLeftoverSandboxes(): Promise<void> {
-    if (!this.destroySandbox) return;
+    if (!this.sandboxes) return;
     try {
-      const leftovers = await this.db
-        .selectFrom('pipeline_run_sandboxes as p')
-        .innerJoin('sandboxes as s', 's.id', 'p.sandbox_id')
-        .innerJoin('pipeline_stage_attempts as a', (join) => join.onRef('a.run_stage_id', '=', 'p.run_stage_id').onRef('a.attempt', '=', 'p.attempt'))
-        .select(['s.id', 's.account_id'])
-        .where('s.status', '!=', 'destroyed')
-        .where('a.status', '!=', 'running')
-        .execute();
-      for (const row of leftovers) await this.destroySandbox(row.account_id, row.id).catch(() => {});
+      const alive = await this.sandboxes.notDestroyed();
+      const accounts = new Map(alive.map((sandbox) => [sandbox.id, sandbox.accountId]));
+      const ids = [...accounts.keys()];
+      for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+        const leftovers = await this.db
+          .selectFrom('pipeline_run_sandboxes as p')
+          .innerJoin('pipeline_stage_attempts as a', (join) => join.onRef('a.run_stage_id', '=', 'p.run_stage_id').onRef('a.attempt', '=', 'p.attempt'))
+          .select('p.sandbox_id')
+          .where('p.sandbox_id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+          .where('a.status', '!=', 'running')
+          .execute();
+        for (const row of leftovers) await this.sandboxes.destroy(accounts.get(row.sandbox_id)!, row.sandbox_id).catch(() => {});
+      }
     } catch (error) {
       this.log.error({ err: error }, 'destroying leftover stage sandboxes failed');
     }

@@ -5,40 +5,23 @@
 // trust score among the run's sessions.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
+import { reportedCostUsd, sandboxesOfRun } from './store.js';
 
 export type ComputeCostOf = (sandboxIds: string[]) => Promise<number>;
 
-/** Compute from the sessions' stored compute_cost_usd; only for an app built without the compute meter. */
-export function sessionComputeCost(db: Kysely<Database>): ComputeCostOf {
-  return async (sandboxIds) => {
-    if (sandboxIds.length === 0) return 0;
-    const row = await db.selectFrom('sessions').select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('compute_cost_usd'), eb.lit(0)).as('total')).where('sandbox_id', 'in', sandboxIds).executeTakeFirstOrThrow();
-    return Number(row.total);
-  };
+/** What gates need of the run's sessions (the sessions feature answers). */
+export interface RunSessionTotals {
+  /** Over the run's own session and the sessions of `sandboxIds`: their LLM cost, their lowest trust score (null without sessions) and how many there are. */
+  runTotals(runId: string, sandboxIds: readonly string[]): Promise<{ llmCostUsd: number; lowestTrustScore: number | null; sessions: number }>;
 }
 
-async function sandboxesOf(db: Kysely<Database>, runId: string): Promise<string[]> {
-  return (await db.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId).execute()).map((row) => row.sandbox_id);
+export async function runCostUsd(db: Kysely<Database>, sessions: RunSessionTotals, computeCostOf: ComputeCostOf, runId: string): Promise<number> {
+  const sandboxIds = await sandboxesOfRun(db, runId);
+  const [compute, totals, reported] = await Promise.all([computeCostOf(sandboxIds), sessions.runTotals(runId, sandboxIds), reportedCostUsd(db, runId)]);
+  return compute + totals.llmCostUsd + reported;
 }
 
-/** The run's sessions: its own and those of its stage sandboxes. */
-function runSessions(db: Kysely<Database>, runId: string) {
-  return db
-    .selectFrom('sessions')
-    .where((eb) => eb.or([eb('pipeline_run_id', '=', runId), eb('sandbox_id', 'in', eb.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId))]));
-}
-
-export async function runCostUsd(db: Kysely<Database>, computeCostOf: ComputeCostOf, runId: string): Promise<number> {
-  const compute = await computeCostOf(await sandboxesOf(db, runId));
-  const llm = Number((await runSessions(db, runId).select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('llm_cost_usd'), eb.lit(0)).as('total')).executeTakeFirstOrThrow()).total);
-  const reported = Number((await db.selectFrom('pipeline_run_stages').select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('cost_usd'), eb.lit(0)).as('total')).where('run_id', '=', runId).executeTakeFirstOrThrow()).total);
-  return compute + llm + reported;
-}
-
-export async function runTrust(db: Kysely<Database>, runId: string): Promise<{ score: number; sessions: number }> {
-  const row = await runSessions(db, runId)
-    .select((eb) => [eb.fn.min<number>('trust_score').as('lowest'), eb.fn.countAll<number | string>().as('count')])
-    .executeTakeFirstOrThrow();
-  const count = Number(row.count);
-  return { score: count === 0 ? 100 : Number(row.lowest), sessions: count };
+export async function runTrust(db: Kysely<Database>, sessions: RunSessionTotals, runId: string): Promise<{ score: number; sessions: number }> {
+  const totals = await sessions.runTotals(runId, await sandboxesOfRun(db, runId));
+  return { score: totals.sessions === 0 || totals.lowestTrustScore === null ? 100 : totals.lowestTrustScore, sessions: totals.sessions };
 }

@@ -71,3 +71,14 @@ export async function claimable(trx: Kysely<Database>, dialect: Dialect, now: st
   }
   return base.execute();
 }
+
+/** The sandboxes the run's stage attempts created. */
+export async function sandboxesOfRun(db: Kysely<Database>, runId: string): Promise<string[]> {
+  return (await db.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_id', '=', runId).execute()).map((row) => row.sandbox_id);
+}
+
+/** What the run's stages reported spending (a2a, eval), in USD. */
+export async function reportedCostUsd(db: Kysely<Database>, runId: string): Promise<number> {
+  const row = await db.selectFrom('pipeline_run_stages').select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('cost_usd'), eb.lit(0)).as('total')).where('run_id', '=', runId).executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -2,10 +2,11 @@
 // service), compares the result with the baseline of earlier runs, applies the stage's limits and
 // reports the spec's gate_result; optionally writes the result into the run's state.
 import type { EvalService, EvalTarget } from '../../evals/service.js';
-import { compareWithBaseline, DEFAULT_BASELINE_COUNT, DEFAULT_REGRESSION_THRESHOLD, evalGateResult, type EvalRunSummary } from '../../evals/verdict.js';
+import { compareWithBaseline, DEFAULT_BASELINE_COUNT, DEFAULT_REGRESSION_THRESHOLD, type EvalRunSummary } from '../../evals/verdict.js';
 import type { EvalResultView } from '../../evals/views.js';
 import { abortReason } from './abort-reason.js';
 import type { StageContext, StageExecutor, StageOutcome } from './contract.js';
+import { evalGateResult } from './eval-gate.js';
 
 export const DEFAULT_RESULT_STATE_KEY = 'eval_result';
 const TARGET_FIELDS = ['scenario_id', 'scenario_name', 'suite_id', 'suite_name'] as const;

@@ -1,8 +1,8 @@
 // What differs between OCI runtimes (runc, runsc); everything else lives in the shared OciSandboxRuntime.
 import type { NetworkMode, RuntimeName } from '../runtime.js';
-import type { RuntimeCli } from './runtime-cli.js';
+import type { ContainerStatus, RuntimeCli } from './runtime-cli.js';
 
-export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
+export type { ContainerStatus };
 
 export interface ExecProcessSpec {
   args: string[];

@@ -1,11 +1,13 @@
 // Shared parsing of the runc/runsc CLI answers (both follow the OCI runtime command line).
 import { CommandFailed, run } from '../host/command.js';
 import { RuntimeUnresponsive } from '../errors.js';
-import type { ContainerStatus } from './driver.js';
 
 /** `state` reads a file (runc) or asks the sandbox (runsc): milliseconds unless something is wrong. */
 const STATE_TIMEOUT_MS = 10_000;
 const DELETE_TIMEOUT_MS = 60_000;
+
+/** A container's status as the OCI runtime's `state` reports it. */
+export type ContainerStatus = 'created' | 'running' | 'paused' | 'stopped';
 
 export interface ContainerState {
   status: ContainerStatus;

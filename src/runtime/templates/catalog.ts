@@ -1,6 +1,7 @@
 // The templates Paddock offers, what each contains, and how each is made ready on this kind of host.
 
-export type TemplateName = 'node-22' | 'node-20' | 'python-312' | 'python-311' | 'minimal';
+export const TEMPLATE_NAMES = ['node-22', 'node-20', 'python-312', 'python-311', 'minimal'] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** Steps that turn the shared Debian base into one template's layer. */
 export interface LayerRecipe {

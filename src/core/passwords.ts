@@ -1,5 +1,5 @@
-// Password hashing with scrypt (memory-hard, in Node's crypto). The parameters travel inside the
-// stored hash, so raising the cost later keeps old hashes verifiable.
+// Password hashing with scrypt (memory-hard, in Node's crypto), for account logins and preview passwords
+// alike. The parameters travel inside the stored hash, so raising the cost later keeps old hashes verifiable.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const COST = 2 ** 17; // OWASP's minimum for scrypt: N=2^17, r=8, p=1 (128 MiB)
@@ -27,6 +27,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expectedKey = Buffer.from(expected, 'base64');
   return key.length === expectedKey.length && timingSafeEqual(key, expectedKey);
 }
-
-/** Hash of a random password: verifying against it costs the same as a real check, for unknown emails. */
-export const UNKNOWN_ACCOUNT_HASH = hashPassword(randomBytes(16).toString('hex'));
