@@ -59,7 +59,15 @@ async function terminalOutput(url: string, token: string, input: string, pattern
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(input);
   try {
-    await waitFor(`${pattern} on the terminal`, () => pattern.test(output), 15_000, 25);
+    await waitFor(
+      `${pattern} on the terminal`,
+      () => {
+        if (!pattern.test(output)) throw new Error(`the output so far is ${JSON.stringify(output.slice(-500))}`);
+        return true;
+      },
+      15_000,
+      25,
+    );
     return output;
   } finally {
     socket.close();
