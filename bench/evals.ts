@@ -6,8 +6,8 @@ import { Role, type Message } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
 import { createA2aStage } from '../src/pipelines/stages/a2a.js';
-import { startTestAgent } from '../test/pipelines/support/a2a-agent.js';
-import { stageContext } from '../test/pipelines/support/stage-context.js';
+import { startTestAgent } from '../test/helpers/a2a-agent.js';
+import { stageContext } from '../test/helpers/stage-context.js';
 import { startBenchApp } from './bench-app.js';
 import type { BenchRow } from './table.js';
 

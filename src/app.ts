@@ -26,6 +26,7 @@ import { buildValidator, describeValidationError } from './core/validation.js';
 import type { SandboxRuntime } from './runtime/runtime.js';
 import { fileRoutes } from './sandboxes/files-routes.js';
 import { registerPortsAndPreviews } from './ports/plugin.js';
+import { registerPreviewFrontDoor } from './preview/front-door.js';
 import { sandboxRoutes } from './sandboxes/routes.js';
 import { SandboxService } from './sandboxes/service.js';
 import { SandboxDirectory } from './sandboxes/directory.js';
@@ -195,7 +196,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     );
     await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
     await app.register(fileRoutes(sandboxes));
-    await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
+    const previews = await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
+    registerPreviewFrontDoor(app, previews);
     await app.register(terminalRoutes(sandboxes, runtime, config));
     app.addHook('onClose', async () => sandboxes!.settled());
     const service = sandboxes;

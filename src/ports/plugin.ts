@@ -1,5 +1,6 @@
 // Wires ports and previews into the app: the detector (started when the app is ready, stopped on
-// close), the ports endpoints, and the preview proxy in front of Fastify.
+// close), the ports endpoints, and the preview proxy, which the preview front door (preview/front-door.ts,
+// registered by app.ts) puts in front of Fastify.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -8,8 +9,6 @@ import type { Database } from '../core/db/schema.js';
 import type { LimiterFactory } from '../core/rate-limit.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import { PreviewConnections } from '../preview/connections.js';
-import { routePreviewHosts } from '../preview/dispatch.js';
 import { PreviewHosts } from '../preview/host.js';
 import { PreviewProtection } from '../preview/protection.js';
 import { PreviewProxy } from '../preview/proxy.js';
@@ -28,7 +27,7 @@ export interface PortsAndPreviewsOptions {
   limiters: LimiterFactory;
 }
 
-export async function registerPortsAndPreviews(app: FastifyInstance, { config, db, runtime, sandboxes, limiters }: PortsAndPreviewsOptions): Promise<PortDetector> {
+export async function registerPortsAndPreviews(app: FastifyInstance, { config, db, runtime, sandboxes, limiters }: PortsAndPreviewsOptions): Promise<{ detector: PortDetector; hosts: PreviewHosts; proxy: PreviewProxy }> {
   const directory = new SandboxDirectory(db);
   const detector = new PortDetector(db, directory, runtime, app.log, config.hostId);
   const hosts = new PreviewHosts(config, () => {
@@ -50,16 +49,7 @@ export async function registerPortsAndPreviews(app: FastifyInstance, { config, d
   });
 
   await app.register(portRoutes(new PortService(db, sandboxes, detector, hosts)));
-  const connections = new PreviewConnections(app.server, hosts, proxy);
-  app.addHook('onReady', async () => {
-    routePreviewHosts(app.server, hosts, proxy);
-    connections.start();
-    detector.start();
-  });
-  app.addHook('preClose', async () => {
-    connections.close();
-    proxy.close();
-  });
+  app.addHook('onReady', async () => detector.start());
   app.addHook('onClose', async () => detector.stop());
-  return detector;
+  return { detector, hosts, proxy };
 }

@@ -1,37 +1,27 @@
 // The preview proxy: a request for `<sandbox_id>-<port>.<preview host>` goes to that sandbox's address
-// and port — only a port the detector sees listening — after the per-port rate limit and the port's
-// password. Bodies stream both ways; WebSocket (any Upgrade) connections are spliced after the 101.
-// A connection whose first request is admitted is relayed as a whole instead (relay.ts): the front
-// door (connections.ts) sends it here before Node's HTTP server sees it.
+// and port once admitted (admission.ts: only a port the detector sees listening, the per-port rate
+// limit, the port's password). Bodies stream both ways; WebSocket (any Upgrade) connections are spliced
+// after the 101. A connection whose first request is admitted is relayed as a whole instead
+// (relay-process.ts): the front door (front-door.ts, connections.ts) sends it here before Node's HTTP
+// server sees it.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Limiter } from '../core/rate-limit.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
+import { admit, type Admission, type AdmissionRequest } from './admission.js';
+import type { LivePorts } from './live-ports.js';
 import { requestHeaders, responseHeaders } from './headers.js';
 import type { PreviewHosts, PreviewTarget } from './host.js';
-import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
-import { basicAuthPassword, type PreviewProtection } from './protection.js';
-import { RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
+import { login } from './login.js';
+import { errorPage } from './password-page.js';
+import type { PreviewProtection } from './protection.js';
+import { nothingListening, sendPage, UNAVAILABLE, writeRawPage } from './refusals.js';
+import { RelayProcess, type RelayGroup } from './relay-process.js';
 import type { RequestHead } from './request-head.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;
-const LOGIN_BODY_MAX_BYTES = 8192;
-
-/** A port the detector saw listening; the proxy's view of it (a new password is written into the same object). */
-export interface LivePort {
-  protocol: string;
-  passwordHash: string | null;
-}
-
-/** What the proxy routes by, kept in memory by the ports feature's detector so a request costs no query. */
-export interface LivePorts {
-  sandbox(id: string): { ip: string | null } | undefined;
-  port(sandboxId: string, port: number): LivePort | undefined;
-  /** `listener` runs after every change of the view. */
-  onChange(listener: () => void): void;
-}
 
 export interface PreviewProxyOptions {
   hosts: PreviewHosts;
@@ -47,30 +37,9 @@ export interface PreviewProxyOptions {
   log: FastifyBaseLogger;
 }
 
-/** What to answer instead of proxying. */
-interface Refusal {
-  status: number;
-  html: string;
-  headers?: Record<string, string>;
-}
-
-/** What admission reads of a request: Node's IncomingMessage, or a head the front door parsed. */
-interface AdmissionRequest {
-  method?: string;
-  url?: string;
-  headers: RequestHead['headers'];
-}
-
-/** `proof`: on a protected port, the credential that admitted the request. */
-type Admission = { kind: 'proxy'; ip: string; live: LivePort; proof: RelayProof | null } | { kind: 'login'; live: LivePort } | { kind: 'refuse'; refusal: Refusal };
-
-const UNAVAILABLE: Refusal = { status: 500, html: errorPage('Preview unavailable', 'Paddock could not serve this preview. Try again.') };
-
 /** A relayed group asks for this share of a port's per-minute limit at a time (at most MAX_GRANT). */
 const GRANT_SHARE = 16;
 const MAX_GRANT = 4096;
-
-const refuse = (status: number, title: string, message: string, headers?: Record<string, string>): Admission => ({ kind: 'refuse', refusal: { status, html: errorPage(title, message), headers } });
 
 export class PreviewProxy {
   private readonly agent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
@@ -115,7 +84,7 @@ export class PreviewProxy {
   async handleRequest(request: IncomingMessage, response: ServerResponse, target: PreviewTarget): Promise<void> {
     const admission = await this.admit(request, target).catch((err) => this.failed(err));
     if (admission.kind === 'refuse') return sendPage(response, admission.refusal);
-    if (admission.kind === 'login') return this.login(request, response, target, admission.live);
+    if (admission.kind === 'login') return login(this.options.protection, request, response, target, admission.live);
 
     const { hosts } = this.options;
     const upstream = http.request({
@@ -277,52 +246,8 @@ export class PreviewProxy {
     return { kind: 'refuse', refusal: UNAVAILABLE };
   }
 
-  private async admit(request: AdmissionRequest, target: PreviewTarget): Promise<Admission> {
-    const { detector, requests, protection } = this.options;
-    const sandbox = detector.sandbox(target.sandboxId);
-    if (!sandbox || !sandbox.ip) {
-      const status = await this.options.sandboxStatus(target.sandboxId);
-      if (status === null || status === 'destroyed') return refuse(404, 'No such preview', `There is no sandbox ${target.sandboxId}.`);
-      return refuse(502, 'Sandbox not running', `Sandbox ${target.sandboxId} is ${status}, so nothing answers on port ${target.port}.`);
-    }
-    const decision = await requests.consume(target.label);
-    if (!decision.allowed) {
-      return refuse(429, 'Too many requests', `This preview allows ${decision.limit} requests per minute. Try again in ${decision.retryAfterSeconds} s.`, { 'retry-after': String(decision.retryAfterSeconds) });
-    }
-    const live = detector.port(target.sandboxId, target.port);
-    if (!live) return { kind: 'refuse', refusal: nothingListening(target) };
-    if (live.protocol !== 'http') return refuse(502, 'Not an HTTP port', `Port ${target.port} of ${target.sandboxId} is listening but did not answer HTTP when it was detected.`);
-
-    let proof: RelayProof | null = null;
-    if (live.passwordHash) {
-      const cookie = protection.validCookie(request, target, live.passwordHash);
-      const password = cookie ? null : basicAuthPassword(request.headers.authorization);
-      if (cookie) {
-        proof = { kind: 'cookie', value: cookie.pair, until: cookie.expiresAt };
-      } else if (password !== null) {
-        const check = await protection.check(target, live.passwordHash, password);
-        if (check.kind === 'throttled') return refuse(429, 'Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`, { 'retry-after': String(check.retryAfterSeconds) });
-        if (check.kind === 'wrong') return refuse(401, 'Wrong password', 'The password sent with Basic auth is wrong.', { 'www-authenticate': 'Basic realm="Paddock preview", charset="UTF-8"' });
-        proof = { kind: 'basic', value: request.headers.authorization!, until: 0 };
-      } else if (request.method === 'POST' && request.url?.split('?')[0] === LOGIN_PATH) {
-        return { kind: 'login', live };
-      } else {
-        return { kind: 'refuse', refusal: { status: 401, html: passwordPage({ label: target.label, next: request.url ?? '/', wrongPassword: false }) } };
-      }
-    }
-    this.noteActivity(target.sandboxId);
-    return { kind: 'proxy', ip: sandbox.ip, live, proof };
-  }
-
-  /** The password form's POST: on the right password, the cookie and a redirect back to where the visitor was going. */
-  private async login(request: IncomingMessage, response: ServerResponse, target: PreviewTarget, live: LivePort): Promise<void> {
-    const form = new URLSearchParams(await readBody(request, LOGIN_BODY_MAX_BYTES).catch(() => ''));
-    const next = safeNext(form.get('next'));
-    const check = await this.options.protection.check(target, live.passwordHash!, form.get('password') ?? '');
-    if (check.kind === 'throttled') return sendPage(response, { status: 429, html: errorPage('Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`), headers: { 'retry-after': String(check.retryAfterSeconds) } });
-    if (check.kind === 'wrong') return sendPage(response, { status: 401, html: passwordPage({ label: target.label, next, wrongPassword: true }) });
-    response.writeHead(303, { location: next, 'set-cookie': this.options.protection.setCookieHeader(target, live.passwordHash!), 'cache-control': 'no-store', 'content-length': '0' });
-    response.end();
+  private admit(request: AdmissionRequest, target: PreviewTarget): Promise<Admission> {
+    return admit({ ...this.options, noteActivity: (id) => this.noteActivity(id) }, request, target);
   }
 
   private noteActivity(sandboxId: string): void {
@@ -331,41 +256,4 @@ export class PreviewProxy {
     this.lastActivity.set(sandboxId, now);
     this.options.recordActivity(sandboxId).catch((err) => this.options.log.warn({ err, sandbox_id: sandboxId }, 'could not record preview activity'));
   }
-}
-
-function nothingListening(target: PreviewTarget): Refusal {
-  return { status: 502, html: errorPage('Nothing is listening', `No server answers on port ${target.port} of sandbox ${target.sandboxId}. Start one listening on 0.0.0.0:${target.port} and reload.`) };
-}
-
-/** Only a path on the same preview host: never an absolute or protocol-relative URL. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
-}
-
-function sendPage(response: ServerResponse, refusal: Refusal): void {
-  const body = Buffer.from(refusal.html);
-  response.writeHead(refusal.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(body.length), 'cache-control': 'no-store', ...refusal.headers });
-  response.end(body);
-}
-
-function writeRawPage(socket: Duplex, refusal: Refusal): void {
-  const body = Buffer.from(refusal.html);
-  const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(body.length), Connection: 'close', ...refusal.headers };
-  const head = [`HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
-  if (socket.writable) socket.end(Buffer.concat([Buffer.from(head + '\r\n\r\n'), body]));
-  else socket.destroy();
-}
-
-function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) return reject(new Error('form too large'));
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }

@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/helpers/wait-for.js';
 import { canHandOver, RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,14 +124,6 @@ function connect(): { socket: net.Socket; received: () => string; outcome: Promi
   return { socket, received: () => received.toString('latin1'), outcome, closed };
 }
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(10);
-  }
-}
-
 const headersOf = (request: Seen) => {
   const headers: Record<string, string[]> = {};
   for (let i = 0; i < request.rawHeaders.length; i += 2) (headers[request.rawHeaders[i].toLowerCase()] ??= []).push(request.rawHeaders[i + 1]);
@@ -142,12 +135,12 @@ describe('the preview relay process', () => {
     tokens = [10];
     const { socket, received } = connect();
     socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Bearer theirs\r\nCookie: app=1\r\n\r\n');
-    await until(() => received().includes('answer to GET /first'));
+    await waitFor('answer to GET /first', () => received().includes('answer to GET /first'), 5000, 10);
     socket.write(
       'GET /second HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Basic eDp5\r\nCookie: a=1; paddock_preview=9.sig; b=2\r\nCookie: paddock_preview=x\r\n' +
         'X-Forwarded-For: 9.9.9.9\r\nX-Forwarded-Host: evil\r\nX-Forwarded-Proto: gopher\r\nProxy-Authorization: Basic eA==\r\nX-App: kept\r\n\r\n',
     );
-    await until(() => received().includes('answer to GET /second'));
+    await waitFor('answer to GET /second', () => received().includes('answer to GET /second'), 5000, 10);
     const [first, second] = seen.map(headersOf);
     expect(first.authorization).toEqual(['Bearer theirs']);
     expect(first.cookie).toEqual(['app=1']);
@@ -177,7 +170,7 @@ describe('the preview relay process', () => {
       socket.write(Buffer.from([byte]));
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await until(() => received().includes('answer to GET /c'));
+    await waitFor('answer to GET /c', () => received().includes('answer to GET /c'), 5000, 10);
     expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
       ['POST', '/a', 'hello'],
       ['POST', '/b', 'abcde'],
@@ -199,7 +192,7 @@ describe('the preview relay process', () => {
     expect(result.first).toBe(false);
     expect(result.leftover!.toString()).toBe(other);
     // The slow answer had all its bytes out (its last chunk included) before the connection came back.
-    await until(() => received().endsWith('0\r\n\r\n'));
+    await waitFor('the last chunk', () => received().endsWith('0\r\n\r\n'), 5000, 10);
     expect(received()).toContain('slow ');
     expect(received()).toContain('answer');
     expect(seen.map((s) => s.url)).toEqual(['/slow']);
@@ -213,7 +206,7 @@ describe('the preview relay process', () => {
     const result = await outcome;
     expect(result.kind).toBe('back');
     expect(result.leftover!.toString()).toBe('GET / HTTP/1.1\r\nHost: other.localhost\r\n\r\n');
-    await until(() => received().includes('HTTP/1.1 204'));
+    await waitFor('HTTP/1.1 204', () => received().includes('HTTP/1.1 204'), 5000, 10);
     socket.destroy();
   });
 
@@ -222,7 +215,7 @@ describe('the preview relay process', () => {
     const { socket, received, outcome } = connect();
     for (let i = 1; i <= 3; i++) {
       socket.write(`GET /n${i} HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n`);
-      await until(() => received().includes(`answer to GET /n${i}`));
+      await waitFor(`answer to GET /n${i}`, () => received().includes(`answer to GET /n${i}`), 5000, 10);
     }
     socket.write('GET /n4 HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
     const result = await outcome;
@@ -238,7 +231,7 @@ describe('the preview relay process', () => {
     const { socket, received, outcome } = connect();
     for (const path of ['/admitted', '/t1', '/t2']) {
       socket.write(`GET ${path} HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n`);
-      await until(() => received().includes(`answer to GET ${path}`));
+      await waitFor(`answer to GET ${path}`, () => received().includes(`answer to GET ${path}`), 5000, 10);
     }
     socket.end();
     expect((await outcome).kind).toBe('closed');
@@ -250,10 +243,10 @@ describe('the preview relay process', () => {
     tokens = [5];
     const { socket, received, outcome } = connect();
     socket.write('GET /admitted HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\nGET /t1 HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-    await until(() => received().includes('answer to GET /t1'));
+    await waitFor('answer to GET /t1', () => received().includes('answer to GET /t1'), 5000, 10);
     socket.write('GET / HTTP/1.1\r\nHost: api.localhost\r\n\r\n');
     expect((await outcome).kind).toBe('back');
-    await until(() => givenBack.length > 0);
+    await waitFor('the connection to be given back', () => givenBack.length > 0, 5000, 10);
     expect(givenBack).toEqual([4]);
     socket.destroy();
   });
@@ -262,9 +255,9 @@ describe('the preview relay process', () => {
     tokens = [10];
     const { socket, received, outcome } = connect();
     socket.write('GET /before HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-    await until(() => received().includes('answer to GET /before'));
+    await waitFor('answer to GET /before', () => received().includes('answer to GET /before'), 5000, 10);
     socket.write('GET /granted HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-    await until(() => received().includes('answer to GET /granted'));
+    await waitFor('answer to GET /granted', () => received().includes('answer to GET /granted'), 5000, 10);
     relay.revoke(group);
     await sleep(100);
     socket.write('GET /revoked HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
@@ -278,9 +271,9 @@ describe('the preview relay process', () => {
     proof = { kind: 'cookie', value: 'paddock_preview=9.sig', until: Date.now() + 60_000 };
     const { socket, received, outcome } = connect();
     socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
-    await until(() => received().includes('answer to GET /first'));
+    await waitFor('answer to GET /first', () => received().includes('answer to GET /first'), 5000, 10);
     socket.write('GET /second HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: a=1;paddock_preview=9.sig ; b=2\r\n\r\n');
-    await until(() => received().includes('answer to GET /second'));
+    await waitFor('answer to GET /second', () => received().includes('answer to GET /second'), 5000, 10);
     const other = 'GET /third HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig2\r\n\r\n';
     socket.write(other);
     const result = await outcome;
@@ -296,9 +289,9 @@ describe('the preview relay process', () => {
     proof = { kind: 'cookie', value: 'paddock_preview=9.sig', until: Date.now() + 300 };
     const { socket, received, outcome } = connect();
     socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
-    await until(() => received().includes('answer to GET /first'));
+    await waitFor('answer to GET /first', () => received().includes('answer to GET /first'), 5000, 10);
     socket.write('GET /soon HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
-    await until(() => received().includes('answer to GET /soon'));
+    await waitFor('answer to GET /soon', () => received().includes('answer to GET /soon'), 5000, 10);
     await sleep(400);
     socket.write('GET /late HTTP/1.1\r\nHost: sbx-3000.localhost\r\nCookie: paddock_preview=9.sig\r\n\r\n');
     expect((await outcome).kind).toBe('back');
@@ -311,9 +304,9 @@ describe('the preview relay process', () => {
     proof = { kind: 'basic', value: 'Basic eDp5', until: 0 };
     const { socket, received, outcome } = connect();
     socket.write('GET /first HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Basic eDp5\r\n\r\n');
-    await until(() => received().includes('answer to GET /first'));
+    await waitFor('answer to GET /first', () => received().includes('answer to GET /first'), 5000, 10);
     socket.write('GET /second HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization:   Basic eDp5 \r\n\r\n');
-    await until(() => received().includes('answer to GET /second'));
+    await waitFor('answer to GET /second', () => received().includes('answer to GET /second'), 5000, 10);
     socket.write('GET /third HTTP/1.1\r\nHost: sbx-3000.localhost\r\nAuthorization: Basic eDp6\r\n\r\n');
     expect((await outcome).kind).toBe('back');
     expect(seen.map((s) => s.url)).toEqual(['/first', '/second']);
@@ -352,7 +345,7 @@ describe('the preview relay process', () => {
     socket.on('error', () => (reset = true));
     // More than the sockets' buffers hold: closing with it unread would reset the connection mid-send.
     socket.write('POST / HTTP/1.1\r\nHost: sbx-3000.localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n' + 'x'.repeat(20_000_000));
-    await until(() => received().includes('400 Bad Request'));
+    await waitFor('400 Bad Request', () => received().includes('400 Bad Request'), 5000, 10);
     socket.end();
     await closed;
     expect(reset).toBe(false);
@@ -372,7 +365,7 @@ describe('the preview relay process', () => {
     serverSide!.on('data', (chunk: Buffer) => (read += chunk.toString()));
     serverSide!.resume();
     socket.write('sent after the connection came back');
-    await until(() => read.includes('sent after the connection came back'));
+    await waitFor('the data sent after the connection came back', () => read.includes('sent after the connection came back'), 5000, 10);
     socket.destroy();
   });
 
@@ -410,20 +403,20 @@ describe('the preview relay process', () => {
     tokens = [10];
     const first = connect();
     first.socket.write('GET /one HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-    await until(() => first.received().includes('answer to GET /one'));
+    await waitFor('answer to GET /one', () => first.received().includes('answer to GET /one'), 5000, 10);
     (relay as unknown as { child: ChildProcess }).child.kill('SIGKILL');
     expect((await first.outcome).kind).toBe('closed');
     await first.closed;
     const second = connect();
     second.socket.write('GET /two HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-    await until(() => second.received().includes('answer to GET /two'));
+    await waitFor('answer to GET /two', () => second.received().includes('answer to GET /two'), 5000, 10);
     second.socket.destroy();
   });
   it('runs as nobody with no capability, no_new_privs and a seccomp filter; its namespace helper keeps CAP_SYS_ADMIN alone', async () => {
     tokens = [10];
     const client = connect();
     client.socket.write('GET /confined HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-    await until(() => client.received().includes('answer to GET /confined'));
+    await waitFor('answer to GET /confined', () => client.received().includes('answer to GET /confined'), 5000, 10);
     const relayPid = (relay as unknown as { child: ChildProcess }).child.pid!;
     const nobody = execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim();
     const relayStatus = processStatus(relayPid);
@@ -454,7 +447,7 @@ describe('the preview relay process', () => {
       relayTo = { port, netns: `/run/netns/${name}` };
       const inside = connect();
       inside.socket.write('GET /netns HTTP/1.1\r\nHost: sbx-3000.localhost\r\n\r\n');
-      await until(() => inside.received().includes('inside /netns'));
+      await waitFor('inside /netns', () => inside.received().includes('inside /netns'), 5000, 10);
       inside.socket.destroy();
       // The same port on the host's loopback has no server: only the namespace's answered.
       for (const netns of ['/proc/1/ns/net', '/run/netns/../../proc/1/ns/net', '/run/netns/', '/run/netns/no-such-namespace']) {

@@ -5,7 +5,8 @@ import { Type } from '@sinclair/typebox';
 import { SandboxParams } from '../sandboxes/schemas.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_INGEST_BODY_BYTES, type EventType } from './ingest-validation.js';
 import { AccountSessionListQuery, IngestBody, IngestResult, MAX_REPLAY_LIMIT, ReplayPage, ReplayQuery, ReplaySummary, Session, SessionListQuery, SessionParams } from './schemas.js';
-import { RECORDED_OUTPUT_CHARS, type SessionService } from './service.js';
+import { RECORDED_OUTPUT_CHARS } from './command-recording.js';
+import type { SessionService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
 
 const readSessions = { access: { kind: 'key', area: 'sessions' } } as const;

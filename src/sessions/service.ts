@@ -1,16 +1,17 @@
 // Session rules: ingest (per-event validation, account and sandbox checks, idempotency, one transaction
 // per batch), the server's own command recordings, replay, summaries and the inactivity timeout.
-import { randomUUID } from 'node:crypto';
-import type { Kysely, Insertable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../core/db/database.js';
-import type { Database, SessionsTable } from '../core/db/schema.js';
+import type { Database } from '../core/db/schema.js';
 import { Invalid, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxDirectory } from '../sandboxes/directory.js';
+import { commandEvent, EXEC_AGENT_TYPE, type CommandRecord } from './command-recording.js';
 import { MAX_EVENTS_PER_REQUEST, SESSION_ID_PATTERN, parseEvent, type EventType, type IngestedEvent } from './ingest-validation.js';
 import type { PriceTable } from './pricing.js';
 import { PIPELINE_AGENT_TYPE, runTimelineEvent, type RunEvent } from './run-events.js';
+import { newSessionRow, ownerMismatch, sessionWindow } from './session-rows.js';
 import * as store from './store.js';
 import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from './timeline.js';
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
@@ -18,9 +19,6 @@ import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
 import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
 import type { Logger } from '../core/logging.js';
 
-/** Characters of a command's output kept in its recorded event. */
-export const RECORDED_OUTPUT_CHARS = 16 * 1024;
-export const EXEC_AGENT_TYPE = 'paddock-exec';
 /** Sequences are PostgreSQL integers; a page bound past this would not fit. */
 const MAX_SEQUENCE = 2 ** 31 - 1 - 2 * 1000;
 
@@ -29,18 +27,6 @@ export interface IngestResult {
   errors: number;
   duplicates: number;
   details: { index: number; reason: string }[];
-}
-
-export interface CommandRecord {
-  accountId: string;
-  sandboxId: string;
-  command: string;
-  exitCode: number;
-  output: string;
-  durationMs: number;
-  timedOut: boolean;
-  truncated: boolean;
-  error?: string;
 }
 
 /** Which sandboxes a run's stage attempts created (the pipelines feature answers). */
@@ -53,69 +39,10 @@ export interface SessionComputeSource {
   computeCostUsd(sandboxIds: readonly string[], options: { window: { fromMs: number; toMs: number | null } }): Promise<number>;
 }
 
-/**
- * A session's span: from its first event to when it ended; an active session's span runs until now.
- * Sessions of one sandbox that overlap are each charged the compute of their span (the sandbox's own
- * spend counts it once).
- */
-function sessionWindow(row: SessionRow): { fromMs: number; toMs: number | null } | null {
-  if (!row.started_at) return null;
-  const end = row.ended_at ?? (row.status === 'active' ? null : row.last_event_at);
-  return { fromMs: Date.parse(row.started_at), toMs: end === null ? null : Date.parse(end) };
-}
-
-/** Why an event may not go to `session`, or null when it may. */
-function ownerMismatch(session: SessionRow, event: IngestedEvent): string | null {
-  if (session.pipeline_run_id !== null) {
-    if (event.pipelineRunId !== session.pipeline_run_id) return `session ${session.id} is the session of pipeline run ${session.pipeline_run_id}, not of ${event.sandboxId ? `sandbox ${event.sandboxId}` : `run ${event.pipelineRunId}`}`;
-    if (event.type === 'lifecycle') return `lifecycle events of a pipeline run's session are recorded by Paddock from the run's transitions`;
-    return null;
-  }
-  if (event.sandboxId === session.sandbox_id) return null;
-  return `session ${session.id} belongs to sandbox ${session.sandbox_id}, not ${event.sandboxId ? event.sandboxId : `pipeline run ${event.pipelineRunId}`}`;
-}
-
 export interface ReplayQuery {
   afterSeq: number;
   limit: number;
   type?: EventType;
-}
-
-/** What a session belongs to: a sandbox, or a pipeline run (whose timeline it records). */
-export type SessionOwner = { sandboxId: string; pipelineRunId: null } | { sandboxId: null; pipelineRunId: string };
-
-function newSessionRow(accountId: string, id: string, owner: SessionOwner, now: string, agentType: string | null = null): Insertable<SessionsTable> {
-  return {
-    key: newId('sek'),
-    id,
-    account_id: accountId,
-    sandbox_id: owner.sandboxId,
-    pipeline_run_id: owner.pipelineRunId,
-    status: 'active',
-    agent_type: agentType,
-    model: null,
-    tokens_in: 0,
-    tokens_out: 0,
-    llm_cost_usd: 0,
-    compute_cost_usd: 0,
-    trust_score: 100,
-    trust_alerts_raised: 0,
-    trust_alert_pending: 0,
-    event_count: 0,
-    llm_call_count: 0,
-    tool_call_count: 0,
-    file_op_count: 0,
-    command_count: 0,
-    network_count: 0,
-    error_count: 0,
-    lifecycle_count: 0,
-    started_at: null,
-    last_event_at: null,
-    ended_at: null,
-    last_activity_at: now,
-    created_at: now,
-    updated_at: now,
-  };
 }
 
 export class SessionService {
@@ -232,23 +159,7 @@ export class SessionService {
    */
   async recordCommand(record: CommandRecord): Promise<void> {
     const now = nowIso();
-    const output = record.output.length > RECORDED_OUTPUT_CHARS ? record.output.slice(0, RECORDED_OUTPUT_CHARS) : record.output;
-    const event: TimelineEvent = {
-      id: randomUUID(),
-      clientId: null,
-      type: 'command',
-      timestamp: new Date(Date.now() - record.durationMs).toISOString(),
-      meta: { source: 'exec' },
-      payload: {
-        command: record.command,
-        exit_code: record.exitCode,
-        output,
-        truncated: record.truncated || output.length < record.output.length,
-        duration_ms: record.durationMs,
-        timed_out: record.timedOut,
-        ...(record.error ? { error: record.error } : {}),
-      },
-    };
+    const event = commandEvent(record);
     const updated = await this.db.transaction().execute(async (trx) => {
       let session = await store.lockActiveSession(trx, this.dialect, record.sandboxId);
       if (!session) {

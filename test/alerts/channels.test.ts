@@ -5,7 +5,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, startSmtpReceiver, waitFor, type HttpReceiver, type ReceivedRequest, type SmtpReceiver } from '../helpers/receivers.js';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type ReceivedRequest, type SmtpReceiver } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const BACKOFF_BASE_MS = 200;
 

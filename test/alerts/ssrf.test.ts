@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, waitFor, type HttpReceiver } from '../helpers/receivers.js';
+import { startHttpReceiver, type HttpReceiver } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe.each(BACKENDS)('outbound guard on %s', (backend) => {
   let t: TestApp;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMetering, stopMetering } from '../../src/billing/metering/service.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { event, ingest, seedSandbox } from '../sessions/support.js';
+import { event, ingest, seedSandbox } from '../helpers/sessions.js';
 
 // 1 vCPU at 3.6 $/h = 0.001 $/s; 1 GiB at 3.6 $/h = 0.001 $/s. Seeded sandboxes have 1 vCPU and 256 MiB.
 const RATES = { PADDOCK_COMPUTE_USD_PER_VCPU_HOUR: '3.6', PADDOCK_COMPUTE_USD_PER_GIB_HOUR: '3.6' };

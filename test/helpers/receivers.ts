@@ -91,14 +91,3 @@ export async function startSmtpReceiver(respond: SmtpReceiver['respond'] = () =>
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }
-
-/** Polls `check` until it returns a truthy value (returned) or the time is up (throws with `what`). */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

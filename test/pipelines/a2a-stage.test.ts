@@ -3,8 +3,8 @@
 // stage's signal, the skill check, and the SSRF guard on agent_url.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2aStage, parseA2aStageConfig } from '../../src/pipelines/stages/a2a.js';
-import { startTestAgent, type TestAgent } from './support/a2a-agent.js';
-import { stageContext } from './support/stage-context.js';
+import { startTestAgent, type TestAgent } from '../helpers/a2a-agent.js';
+import { stageContext } from '../helpers/stage-context.js';
 
 const open = { allowPrivate: true, allowHttp: true };
 

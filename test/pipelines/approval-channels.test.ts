@@ -2,8 +2,9 @@
 // to a real HTTP receiver, email to a real SMTP receiver, dashboard as the in-app notification.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, startSmtpReceiver, waitFor, type HttpReceiver, type SmtpReceiver } from '../helpers/receivers.js';
-import { createPipeline, startRun, waitForRun } from './support.js';
+import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { createPipeline, startRun, waitForRun } from '../helpers/pipelines.js';
 
 describe('approval notifications', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, startRun } from './support.js';
+import { createPipeline, startRun } from '../helpers/pipelines.js';
 
 const gate = { name: 'gate', type: 'gate', config: { expression: 'input.branch == "main"' } };
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, startRun, stageOf, timeline, waitForRun } from './support.js';
-import { startTestAgent } from './support/a2a-agent.js';
+import { createPipeline, startRun, stageOf, timeline, waitForRun } from '../helpers/pipelines.js';
+import { startTestAgent } from '../helpers/a2a-agent.js';
 
 const pass = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'gate', config: { expression: 'true' }, ...extra });
 const fail = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'gate', config: { expression: 'false' }, ...extra });

@@ -7,8 +7,8 @@ import { createEvalStage } from '../../src/pipelines/stages/eval.js';
 import type { StageExecutor } from '../../src/pipelines/stages/contract.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { stageContext } from './support/stage-context.js';
-import { createPipeline, stageOf, startRun, waitForRun } from './support.js';
+import { stageContext } from '../helpers/stage-context.js';
+import { createPipeline, stageOf, startRun, waitForRun } from '../helpers/pipelines.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));

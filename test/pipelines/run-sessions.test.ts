@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, startRun, stageOf, timeline, waitForRun } from './support.js';
+import { createPipeline, startRun, stageOf, timeline, waitForRun } from '../helpers/pipelines.js';
 
 const gate = (name: string, config: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name, type: 'gate', config, ...extra });
 

@@ -5,9 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, getRun, startRun, stageOf } from './support.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { createPipeline, getRun, startRun, stageOf } from '../helpers/pipelines.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe.each(BACKENDS)('trust alerts from run events on %s', (backend) => {
   let t: TestApp;
@@ -29,12 +28,14 @@ describe.each(BACKENDS)('trust alerts from run events on %s', (backend) => {
       stages: [{ name: 'ship-it', type: 'await_approval', config: { message: 'Deploy with AKIAIOSFODNN7EXAMPLE?', channels: ['dashboard'] } }],
     });
     const started = await startRun(t, key, pipeline.id);
-    const deadline = Date.now() + 5000;
-    let raised: any[] = [];
-    while (Date.now() < deadline && !raised.length) {
-      await sleep(50);
-      raised = (await t.request('GET', '/v1/alerts?resolved=false', { token: key })).body.filter((a: any) => a.resource?.id === started.session_id);
-    }
+    const raised = await waitFor(
+      "an alert on the run's session",
+      async () => {
+        const open = (await t.request('GET', '/v1/alerts?resolved=false', { token: key })).body.filter((a: any) => a.resource?.id === started.session_id);
+        return open.length > 0 && open;
+      },
+      5000,
+    );
     expect(stageOf(await getRun(t, key, pipeline.id, started.id), 'ship-it').status).toBe('paused_approval');
     expect(raised.map((a: any) => [a.type, a.details.trust_score, a.details.threshold, a.details.rules])).toEqual([['trust_low', 70, 99, ['secret_in_output']]]);
     const session = (await t.request('GET', `/v1/sessions/${started.session_id}`, { token: key })).body;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateGateway } from '../../src/pipelines/state/gateway.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, startRun, waitForRun } from './support.js';
+import { createPipeline, startRun, waitForRun } from '../helpers/pipelines.js';
 
 const PORT_BASE = 47_100 + Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
 

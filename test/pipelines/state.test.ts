@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, startRun } from './support.js';
+import { createPipeline, startRun } from '../helpers/pipelines.js';
 
 describe.each(BACKENDS)('run state on %s', (backend) => {
   let t: TestApp;

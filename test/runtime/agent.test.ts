@@ -2,8 +2,8 @@
 // and the agent finds the host again after the server restarts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
-import { shell, testRuntime, testSpec } from './support/environment.js';
-import { ensureTestTemplate } from './support/test-template.js';
+import { shell, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { ensureTestTemplate } from '../helpers/test-template.js';
 
 describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec agent', (driver) => {
   let runtime: SandboxRuntime;

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskPool } from '../../src/runtime/rootfs/disk-pool.js';
-import { testDataDir, waitFor } from './support/environment.js';
+import { testDataDir } from '../helpers/runtime-environment.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('disk pool', () => {
   let dir: string;
@@ -21,7 +22,7 @@ describe('disk pool', () => {
     const pool = new DiskPool(path.join(dir, 'pool'), 2);
     const size = 1024 ** 3;
     expect(await pool.take(size, path.join(dir, 'first.img'))).toBe(false);
-    await waitFor(async () => (await readdir(path.join(dir, 'pool'))).filter((name) => name.endsWith('.img')).length === 2, 10_000);
+    await waitFor('two pooled disk images', async () => (await readdir(path.join(dir, 'pool'))).filter((name) => name.endsWith('.img')).length === 2, 10_000);
     expect(await pool.take(size, path.join(dir, 'second.img'))).toBe(true);
     expect(await pool.take(size, path.join(dir, 'third.img'))).toBe(true);
     const image = await stat(path.join(dir, 'second.img'));

@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxNotRunning } from '../../src/runtime/errors.js';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
-import { shell, testRuntime, testSpec, waitFor } from './support/environment.js';
-import { ensureTestTemplate } from './support/test-template.js';
+import { shell, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { ensureTestTemplate } from '../helpers/test-template.js';
 
 describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
   let runtime: SandboxRuntime;
@@ -102,15 +103,15 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
     });
     const exited = new Promise<number>((resolve) => pty.onExit(resolve));
     pty.write('test -t 0 && test -t 1 && echo TTY-YES; stty size; echo $((6*7))done\r');
-    await waitFor(async () => screen.includes('42done'), 10_000);
+    await waitFor('42done on the terminal', () => screen.includes('42done'), 10_000);
     expect(screen).toContain('TTY-YES');
     expect(screen).toContain('24 80');
     expect(screen).toContain('echo $((6*7))done');
     pty.write(Buffer.from('echo "caf\u00e9 \u2713"\r'));
-    await waitFor(async () => screen.includes('caf\u00e9 \u2713\r\n'), 10_000);
+    await waitFor('the echoed UTF-8 line', () => screen.includes('caf\u00e9 \u2713\r\n'), 10_000);
     pty.resize(100, 30);
     pty.write('stty size\r');
-    await waitFor(async () => screen.includes('30 100'), 10_000);
+    await waitFor('the resized terminal size', () => screen.includes('30 100'), 10_000);
     pty.write('exit\r');
     expect(await exited).toBe(0);
   });
@@ -140,7 +141,7 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
   it('detects listening ports', async () => {
     await shell(runtime, spec.id, 'python3 -m http.server 8123 --bind 0.0.0.0 >/dev/null 2>&1 &');
     await shell(runtime, spec.id, 'python3 -c "import socket,time,os\nif os.fork()==0:\n  s=socket.socket(socket.AF_INET6)\n  s.bind((\'::\',9456)); s.listen(); time.sleep(60)" >/dev/null 2>&1');
-    const ports = await waitFor(async () => {
+    const ports = await waitFor('ports 8123 and 9456 to listen', async () => {
       const found = await runtime.listeningPorts(spec.id);
       return found.some((p) => p.port === 8123) && found.some((p) => p.port === 9456) ? found : null;
     }, 10_000);

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPaths } from '../../src/runtime/paths.js';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
-import { shell, testDataDir, testNodeTemplate, testRuntime, testSpec, waitFor } from './support/environment.js';
-import { ensureTestTemplate } from './support/test-template.js';
+import { shell, testDataDir, testNodeTemplate, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { ensureTestTemplate } from '../helpers/test-template.js';
 
 describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: filesystem', (driver) => {
   let runtime: SandboxRuntime;
@@ -45,7 +46,7 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: filesystem', (driver) =>
     expect(versions.out).toMatch(/^v22\./);
     await shell(runtime, nodeSpec.id,
       'node -e "require(\'http\').createServer((q, s) => s.end(\'from node\')).listen(3000)" >/dev/null 2>&1 &');
-    await waitFor(async () => (await runtime.listeningPorts(nodeSpec.id)).some((port) => port.port === 3000), 15_000);
+    await waitFor('port 3000 to listen', async () => (await runtime.listeningPorts(nodeSpec.id)).some((port) => port.port === 3000), 15_000);
     const fetched = await shell(runtime, nodeSpec.id, 'node -e "fetch(\'http://127.0.0.1:3000\').then(r => r.text()).then(console.log)"');
     expect(fetched.out).toBe('from node\n');
   });

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cgroupVersion } from '../../src/runtime/host/cgroups.js';
 import { sandboxCgroupsPath } from '../../src/runtime/oci/sandbox-record.js';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
-import { shell, testRuntime, testSpec } from './support/environment.js';
-import { ensureTestTemplate } from './support/test-template.js';
+import { shell, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { ensureTestTemplate } from '../helpers/test-template.js';
 
 /** Tries every write a process could make under /sys/fs/cgroup, with values that would lift a limit; prints each that worked. */
 const cgroupWrites = [

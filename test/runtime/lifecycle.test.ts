@@ -11,10 +11,11 @@ import { createRuntime } from '../../src/runtime/index.js';
 import { runtimePaths, sandboxPaths } from '../../src/runtime/paths.js';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
 import { templateLowerDirs } from '../../src/runtime/templates/template-store.js';
-import { createLoopbackNetwork } from './support/loopback-network.js';
-import { shell, testDataDir, testRuntime, testSpec, waitFor } from './support/environment.js';
+import { createLoopbackNetwork } from '../helpers/loopback-network.js';
+import { shell, testDataDir, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { processAlive as pidAlive } from '../../src/runtime/host/process-tree.js';
-import { ensureTestTemplate } from './support/test-template.js';
+import { ensureTestTemplate } from '../helpers/test-template.js';
 
 const runFile = promisify(execFile);
 
@@ -117,7 +118,7 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: lifecycle', (driver) => 
     const paths = runtimePaths(dataDir);
     if (driver === 'runc') await runFile('runc', ['--root', paths.runcRoot, 'kill', crashed.id, 'KILL']);
     else await runFile('runsc', ['--root', paths.runscRoot, 'kill', '--all', crashed.id, 'KILL']);
-    await waitFor(async () => {
+    await waitFor('the killed sandbox to stop', async () => {
       const [binary, root] = driver === 'runc' ? ['runc', paths.runcRoot] : ['runsc', paths.runscRoot];
       const { stdout } = await runFile(binary, ['--root', root, 'state', crashed.id]);
       return JSON.parse(stdout).status === 'stopped' || !(await pidAlive(JSON.parse(stdout).pid));

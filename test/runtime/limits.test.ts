@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxNotRunning } from '../../src/runtime/errors.js';
 import { sandboxPaths } from '../../src/runtime/paths.js';
 import type { RuntimeName, SandboxRuntime, SandboxSpec } from '../../src/runtime/runtime.js';
-import { shell, testDataDir, testPidsLimit, testRuntime, testSpec } from './support/environment.js';
-import { ensureTestTemplate } from './support/test-template.js';
+import { shell, testDataDir, testPidsLimit, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { ensureTestTemplate } from '../helpers/test-template.js';
 
 describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: limits', (driver) => {
   let runtime: SandboxRuntime;

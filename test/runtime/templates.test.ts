@@ -17,8 +17,8 @@ import { runTemplatesCommand } from '../../src/runtime/templates/command.js';
 import { removeStaleLayers } from '../../src/runtime/templates/stale-layers.js';
 import { templateStatus } from '../../src/runtime/templates/status.js';
 import { writeTemplateRecord } from '../../src/runtime/templates/template-store.js';
-import { shell, testDataDir, testRuntime, testSpec } from './support/environment.js';
-import { createLoopbackNetwork } from './support/loopback-network.js';
+import { shell, testDataDir, testRuntime, testSpec } from '../helpers/runtime-environment.js';
+import { createLoopbackNetwork } from '../helpers/loopback-network.js';
 
 const runFile = promisify(execFile);
 

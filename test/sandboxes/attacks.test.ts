@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/runtime/network/command.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { createWorld, WORLD, type World } from '../helpers/world.js';
-import { FRAME_ATTACK, HIJACK_ATTACK, HOST_CAPTURE } from './support/frame-attacks.js';
+import { FRAME_ATTACK, HIJACK_ATTACK, HOST_CAPTURE } from '../helpers/frame-attacks.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 // An ECS-style metadata endpoint the test routes into the world: the host reaches it, sandboxes must not.

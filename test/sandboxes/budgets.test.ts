@@ -5,9 +5,10 @@
 // database, and a callback to a private target is refused at delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/core/webhooks/signature.js';
-import { BudgetSweeper } from '../../src/sandboxes/budgets/sweeper.js';
+import { BudgetSweeper } from '../../src/budgets/sweeper.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, waitFor, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
+import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TEMPLATE = 'python-311';
 // One vCPU costs 1 $ per second and memory nothing, so a 1.5 $ budget lasts 1.5 s of running time.

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { waitForSandboxStatus } from '../helpers/sandboxes.js';
 import { createWorld, PACKAGE_INDEX_ENV, type World } from '../helpers/world.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
@@ -35,12 +36,7 @@ describe.each(COMBOS)('packages and agents on %s with %s', (runtime, backend) =>
     const created = await t.request('POST', '/v1/sandboxes', { token: key, body: { cpus: 1, memory_mb: 512, disk_gb: 1, env: PACKAGE_INDEX_ENV, ...body } });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('creating');
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const reply = await t.request('GET', `/v1/sandboxes/${created.body.id}`, { token: key });
-      if (reply.body.status !== 'creating' || Date.now() > deadline) return reply.body;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    return waitForSandboxStatus(t, key, created.body.id, ['running', 'error'], 90_000);
   }
   const exec = async (id: string, command: string) => (await t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command } })).body;
 

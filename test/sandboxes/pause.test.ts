@@ -12,7 +12,7 @@ import { sandboxPaths } from '../../src/runtime/paths.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { waitFor } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const RUNTIMES = [
   ['runc', 'runc'],

@@ -6,7 +6,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startNodeServerSandbox } from './support/node-server-sandbox.js';
+import { startNodeServerSandbox } from '../helpers/node-server-sandbox.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));
@@ -79,9 +80,7 @@ class RawConnection {
 
   /** Resolves once the server has closed the connection. */
   async ended(timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.closed && Date.now() < deadline) await sleep(20);
-    if (!this.closed) throw new Error('the connection stayed open');
+    await waitFor('the server to close the connection', () => this.closed, timeoutMs, 20);
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { waitForSandboxStatus } from '../helpers/sandboxes.js';
 import { createWorld, PRIVATE_TOKEN, WORLD, type World } from '../helpers/world.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
@@ -36,12 +37,8 @@ describe.each(COMBOS)('repo set-up on %s with %s', (runtime, backend) => {
   async function createAndWait(body: object) {
     const created = await t.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1, env, ...body } });
     expect(created.status).toBe(201);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const reply = await t.request('GET', `/v1/sandboxes/${created.body.id}`, { token: key });
-      if (reply.body.status !== 'creating' || Date.now() > deadline) return reply;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForSandboxStatus(t, key, created.body.id, ['running', 'error']);
+    return t.request('GET', `/v1/sandboxes/${created.body.id}`, { token: key });
   }
   const exec = async (id: string, command: string) => (await t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command } })).body;
 

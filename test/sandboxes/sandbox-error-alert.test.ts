@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, waitFor, type HttpReceiver } from '../helpers/receivers.js';
+import { startHttpReceiver, type HttpReceiver } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TEMPLATE = 'python-311';
 

@@ -4,12 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { waitForSandboxStatus } from '../helpers/sandboxes.js';
 
 const TEMPLATE = 'python-311';
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
   let t: TestApp;
@@ -18,14 +17,6 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
 
   const exec = (id: string, command: string, extra: object = {}) => t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command, ...extra } });
   const create = (body: object, token = key) => t.request('POST', '/v1/sandboxes', { token, body: { template: TEMPLATE, ...body } });
-  async function waitForStatus(id: string, statuses: string[], timeoutMs = 60_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const reply = await t.request('GET', `/v1/sandboxes/${id}`, { token: key });
-      if (statuses.includes(reply.body.status) || Date.now() > deadline) return reply.body;
-      await sleep(200);
-    }
-  }
 
   beforeAll(async () => {
     t = await startApp(backend, {}, { runtime });
@@ -177,7 +168,7 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
     const reply = await create({ network_mode: 'none', init_script: 'sleep 1; echo ready > /workspace/ready.txt' });
     expect(reply.status).toBe(201);
     expect(reply.body.status).toBe('creating');
-    const done = await waitForStatus(reply.body.id, ['running', 'error']);
+    const done = await waitForSandboxStatus(t, key, reply.body.id, ['running', 'error']);
     expect(done.status).toBe('running');
     expect((await exec(reply.body.id, 'cat ready.txt')).body.output).toBe('ready\n');
     await t.request('DELETE', `/v1/sandboxes/${reply.body.id}`, { token: key });
@@ -185,7 +176,7 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
 
   it('leaves a sandbox whose set-up fails in status error with a readable reason', async () => {
     const reply = await create({ network_mode: 'none', init_script: 'echo "cannot continue" >&2; exit 7' });
-    const done = await waitForStatus(reply.body.id, ['running', 'error']);
+    const done = await waitForSandboxStatus(t, key, reply.body.id, ['running', 'error']);
     expect(done.status).toBe('error');
     expect(done.error).toBe('init_script exited with 7: cannot continue');
     const execReply = await exec(reply.body.id, 'true');

@@ -3,6 +3,7 @@
 // live sandboxes for dead ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { waitForSandboxStatus } from '../helpers/sandboxes.js';
 
 describe('two servers sharing one database (runc)', () => {
   let first: TestApp;
@@ -16,7 +17,7 @@ describe('two servers sharing one database (runc)', () => {
     const created = await first.request('POST', '/v1/sandboxes', { token: key, body: { template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1 } });
     expect(created.status, created.text).toBe(201);
     sandboxOnFirst = created.body.id;
-    await waitForStatus(first, sandboxOnFirst, 'running');
+    await waitForSandboxStatus(first, key, sandboxOnFirst, ['running'], 10_000);
     // Started after the first server's sandbox is running: its start-up reconcile sees that row.
     second = await startApp('postgres', { DATABASE_URL: first.databaseUrl! }, { runtime: 'runc', networkProfile: 2 });
   });
@@ -25,19 +26,10 @@ describe('two servers sharing one database (runc)', () => {
     await first?.close();
   });
 
-  async function waitForStatus(app: TestApp, id: string, status: string) {
-    for (let i = 0; i < 100; i++) {
-      const got = await app.request('GET', `/v1/sandboxes/${id}`, { token: key });
-      if (got.body.status === status) return got.body;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`${id} never became ${status}`);
-  }
-
   it('records which server holds each sandbox', async () => {
     const created = await second.request('POST', '/v1/sandboxes', { token: key, body: { template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1 } });
     expect(created.status, created.text).toBe(201);
-    await waitForStatus(second, created.body.id, 'running');
+    await waitForSandboxStatus(second, key, created.body.id, ['running'], 10_000);
     const rows = await first.storage.db.selectFrom('sandboxes').select(['id', 'host_id']).where('id', 'in', [sandboxOnFirst, created.body.id]).execute();
     const hostOf = Object.fromEntries(rows.map((row) => [row.id, row.host_id]));
     expect(hostOf[sandboxOnFirst]).toBe(first.config.hostId);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TEMPLATE = 'python-311';
 const RUNTIMES = ['runc', 'gvisor'] as const;
@@ -48,23 +49,26 @@ class TerminalClient {
     this.socket.send(text);
   }
 
-  async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(this.output)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output so far: ${JSON.stringify(this.output.slice(-500))}`);
-      await sleep(25);
-    }
+  async waitForOutput(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    await waitFor(
+      `${pattern} on the terminal`,
+      () => {
+        if (!pattern.test(this.output)) throw new Error(`the output so far is ${JSON.stringify(this.output.slice(-500))}`);
+        return true;
+      },
+      timeoutMs,
+      25,
+    );
     return this.output;
   }
 
   /** Waits for the shell's prompt, as a person would before typing. */
   async prompt(): Promise<void> {
-    await this.waitFor(/[#$] $/);
+    await this.waitForOutput(/[#$] $/);
   }
 
-  async waitForSession(): Promise<any> {
-    while (!this.session) await sleep(10);
-    return this.session;
+  waitForSession(): Promise<any> {
+    return waitFor('the session message', () => this.session, 15_000, 10);
   }
 }
 
@@ -106,14 +110,14 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     expect(await client.waitForSession()).toMatchObject({ type: 'session', reattached: false, cols: 80, rows: 24 });
     expect(client.session.id).toMatch(/^term_/);
     client.type('echo $((6*7))\r');
-    await client.waitFor(/[\r\n]42\r\n/);
+    await client.waitForOutput(/[\r\n]42\r\n/);
     client.socket.close();
   });
 
   it('starts in /workspace with the sandbox env', async () => {
     const client = await TerminalClient.connect(wsUrl(sandbox.id), key);
     client.type('echo "PWD=$(pwd) GREETING=$GREETING TERM=$TERM"\r');
-    await client.waitFor(/PWD=\/workspace GREETING=hello-terminal TERM=xterm-256color\r\n/);
+    await client.waitForOutput(/PWD=\/workspace GREETING=hello-terminal TERM=xterm-256color\r\n/);
     client.socket.close();
   });
 
@@ -121,13 +125,13 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     const client = await TerminalClient.connect(wsUrl(sandbox.id, '?cols=90&rows=20'), key);
     await client.prompt();
     client.type('stty size\r');
-    await client.waitFor(/(^|[^0-9])20 90\r\n/);
+    await client.waitForOutput(/(^|[^0-9])20 90\r\n/);
     client.socket.send(JSON.stringify({ type: 'resize', cols: 132, rows: 43 }));
     client.type('stty size\r');
     // SIGWINCH makes the shell redraw its line, so the answer may follow escape codes rather than a newline.
-    await client.waitFor(/(^|[^0-9])43 132\r\n/);
+    await client.waitForOutput(/(^|[^0-9])43 132\r\n/);
     client.socket.send(JSON.stringify({ type: 'resize', cols: 0, rows: 43 }));
-    await vi.waitFor(() => expect(client.controls.some((message) => message.type === 'error')).toBe(true));
+    await waitFor('an error message', () => client.controls.some((message) => message.type === 'error'));
     client.socket.close();
   });
 
@@ -142,19 +146,19 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     const first = await TerminalClient.connect(wsUrl(sandbox.id), key);
     const { id } = await first.waitForSession();
     first.type('echo marker-$((40+2))\r');
-    await first.waitFor(/marker-42\r\n/);
+    await first.waitForOutput(/marker-42\r\n/);
     expect((await sessions(sandbox.id)).find((s: any) => s.id === id)).toMatchObject({ id, attached: true, cols: 80, rows: 24 });
 
     first.socket.terminate();
-    await vi.waitFor(async () => expect((await sessions(sandbox.id)).find((s: any) => s.id === id)?.attached).toBe(false));
+    await waitFor('the session to be detached', async () => (await sessions(sandbox.id)).find((s: any) => s.id === id)?.attached === false);
     const listed = (await sessions(sandbox.id)).find((s: any) => s.id === id);
     expect(Date.parse(listed.created_at)).toBeLessThanOrEqual(Date.parse(listed.last_activity_at));
 
     const again = await TerminalClient.connect(wsUrl(sandbox.id, `?session=${id}`), key);
     expect(await again.waitForSession()).toMatchObject({ id, reattached: true });
-    await again.waitFor(/marker-42\r\n/);
+    await again.waitForOutput(/marker-42\r\n/);
     again.type('echo still-$((1+1))\r');
-    await again.waitFor(/still-2\r\n/);
+    await again.waitForOutput(/still-2\r\n/);
     again.socket.close();
   });
 
@@ -189,7 +193,7 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     expect(minted.body.url).toBe(`${wsUrl(sandbox.id)}?ticket=${minted.body.ticket}`);
     const client = await TerminalClient.connect(minted.body.url);
     client.type('echo ticket-$((2*3))\r');
-    await client.waitFor(/ticket-6\r\n/);
+    await client.waitForOutput(/ticket-6\r\n/);
     client.socket.close();
     expect(await statusOf(minted.body.url)).toBe(401);
 
@@ -248,11 +252,11 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     const before = (await t.request('GET', `/v1/sandboxes/${other.id}`, { token: key })).body.last_activity_at;
     const client = await TerminalClient.connect(wsUrl(other.id), key);
     client.type('echo active\r');
-    await client.waitFor(/active\r\n/);
+    await client.waitForOutput(/active\r\n/);
     client.socket.close();
-    await vi.waitFor(async () => {
+    await waitFor('last_activity_at to move on', async () => {
       const after = (await t.request('GET', `/v1/sandboxes/${other.id}`, { token: key })).body.last_activity_at;
-      expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+      return Date.parse(after) > Date.parse(before);
     });
   });
 

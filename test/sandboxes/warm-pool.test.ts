@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { cgroupDirs, cgroupVersion } from '../../src/runtime/host/cgroups.js';
 import { mountPointsUnder } from '../../src/runtime/host/mounts.js';
@@ -14,6 +14,7 @@ import { runtimePaths, sandboxPaths } from '../../src/runtime/paths.js';
 import type { RuntimeName } from '../../src/runtime/runtime.js';
 import { startApp, TEST_TEMPLATES_DIR, type TestApp } from '../helpers/app.js';
 import { dropPgDatabase } from '../helpers/backends.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
 const RUNTIMES = ['runc', 'gvisor'] as const;
@@ -58,7 +59,15 @@ async function terminalOutput(url: string, token: string, input: string, pattern
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(input);
   try {
-    await vi.waitFor(() => expect(output).toMatch(pattern), { timeout: 15_000, interval: 25 });
+    await waitFor(
+      `${pattern} on the terminal`,
+      () => {
+        if (!pattern.test(output)) throw new Error(`the output so far is ${JSON.stringify(output.slice(-500))}`);
+        return true;
+      },
+      15_000,
+      25,
+    );
     return output;
   } finally {
     socket.close();
@@ -71,7 +80,7 @@ describe.each(COMBOS)('warm pool on %s with %s', (runtime, backend) => {
   // gVisor's Sentry takes its memory size from the limit at start: only the pool's 512 MB fits there.
   const memoryMb = runtime === 'gvisor' ? 512 : 256;
   const status = () => t.runtime!.warmPoolStatus!()[0];
-  const waitForReady = () => vi.waitFor(() => expect(status().ready).toHaveLength(1), { timeout: 60_000, interval: 50 });
+  const waitForReady = () => waitFor('one ready sandbox in the pool', () => status().ready.length === 1, 60_000);
   const create = async (body: object) => {
     const reply = await t.request('POST', '/v1/sandboxes', { token: key, body: { template: TEMPLATE, ...body } });
     expect(reply.status).toBe(201);
@@ -196,7 +205,7 @@ describe.each(RUNTIMES)('warm pool after kill -9 on %s', (runtime) => {
   it('removes the dead server\'s pool sandboxes at start and fills the pool anew', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-pool-'));
     fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/sandboxes/support/warm-pool-server.ts'), dataDir, String(POOL_PROFILE), runtime, `${TEMPLATE}:2`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/warm-pool-server.ts'), dataDir, String(POOL_PROFILE), runtime, `${TEMPLATE}:2`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const first = await new Promise<{ ready: string[] }>((resolve, reject) => {
@@ -216,7 +225,7 @@ describe.each(RUNTIMES)('warm pool after kill -9 on %s', (runtime) => {
     const t = await startApp('sqlite', { PADDOCK_WARM_POOL: `${TEMPLATE}:2` }, { runtime, networkProfile: POOL_PROFILE, reuse: { dataDir, databaseUrl: null } });
     try {
       for (const id of first.ready) expect(await traces(t, runtime, id)).toEqual([]);
-      await vi.waitFor(() => expect(t.runtime!.warmPoolStatus!()[0].ready).toHaveLength(2), { timeout: 60_000, interval: 50 });
+      await waitFor('the pool to refill to two', () => t.runtime!.warmPoolStatus!()[0].ready.length === 2, 60_000);
       const refilled = t.runtime!.warmPoolStatus!()[0].ready;
       expect(refilled.filter((id) => first.ready.includes(id))).toEqual([]);
       expect(fs.readdirSync(path.join(dataDir, 'sandboxes')).sort()).toEqual([...refilled].sort());
@@ -231,7 +240,7 @@ describe('warm pool of a template that is not built', () => {
     const t = await startApp('sqlite', { PADDOCK_WARM_POOL: 'python-312:1' }, { runtime: 'runc' });
     try {
       if (fs.existsSync(path.join(TEST_TEMPLATES_DIR, 'python-312', 'ready.json'))) return;
-      await vi.waitFor(() => expect(fs.readFileSync(t.logFile, 'utf8')).toContain('warm pool skips a template that is not built'), { timeout: 10_000 });
+      await waitFor('the log line on the unbuilt template', () => fs.readFileSync(t.logFile, 'utf8').includes('warm pool skips a template that is not built'), 10_000);
       expect(t.runtime!.warmPoolStatus!()).toEqual([{ template: 'python-312', target: 1, ready: [], claimed: 0, started: 0 }]);
       const { key } = await t.signupOnPlan('team');
       expect((await t.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-312' } })).status).toBe(400);

@@ -10,7 +10,7 @@ import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateTo } from '../../src/core/db/migrate.js';
 import { BACKENDS, createPgDatabase, dropPgDatabase } from '../helpers/backends.js';
 import type { TestApp } from '../helpers/app.js';
-import { seedSandbox } from '../sessions/support.js';
+import { seedSandbox } from '../helpers/sessions.js';
 
 const NOW = new Date().toISOString();
 

@@ -5,7 +5,9 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, startRun, waitForRun } from '../pipelines/support.js';
+import { createPipeline, startRun, waitForRun } from '../helpers/pipelines.js';
+import { waitForSandboxStatus } from '../helpers/sandboxes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const MATRIX = [
   ['sqlite', 'runc'],
@@ -163,11 +165,7 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
   it("masks secret values in a failed set-up step's error, and withholds its output from narrower keys", async () => {
     const failed = await create(full, { secrets: ['API_TOKEN'], init_script: 'echo "token=$API_TOKEN"; printf %s "$API_TOKEN" | od -An -tx1 | tr -d " \\n"; exit 7' });
     expect(failed.status, failed.text).toBe(201);
-    let sandbox: any;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
-      sandbox = (await t.request('GET', `/v1/sandboxes/${failed.body.id}`, { token: full })).body;
-      if (sandbox.status !== 'creating') break;
-    }
+    const sandbox = await waitForSandboxStatus(t, full, failed.body.id, ['running', 'error'], 30_000);
     expect(sandbox.status).toBe('error');
     expect(sandbox.error).toContain('token=***');
     expect(sandbox.error).not.toContain(value);
@@ -186,13 +184,15 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
     const pipeline = await createPipeline(t, full, { stages: [{ name: 'slow', type: 'command', template: 'minimal', command: 'sleep 4' }] });
     const known = new Set(((await t.request('GET', '/v1/sandboxes?include_destroyed=true', { token: full })).body as { id: string }[]).map((s) => s.id));
     const run = await startRun(t, full, pipeline.id, { env: { DEPLOY_TOKEN: runToken } });
-    let stageSandbox: string | null = null;
-    for (const deadline = Date.now() + 20_000; !stageSandbox && Date.now() < deadline; ) {
-      const listed = await t.request('GET', '/v1/sandboxes', { token: sandboxKey });
-      stageSandbox = (listed.body as { id: string; status: string }[]).find((s) => s.status === 'running' && !known.has(s.id))?.id ?? null;
-      if (!stageSandbox) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(stageSandbox).not.toBeNull();
+    const stageSandbox = await waitFor(
+      'the stage sandbox to run',
+      async () => {
+        const listed = await t.request('GET', '/v1/sandboxes', { token: sandboxKey });
+        return (listed.body as { id: string; status: string }[]).find((s) => s.status === 'running' && !known.has(s.id))?.id;
+      },
+      20_000,
+      100,
+    );
     for (const token of [sandboxKey, readKey]) {
       const got = await t.request('GET', `/v1/sandboxes/${stageSandbox}`, { token });
       expect(got.status).toBe(200);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { event, ingest, seedSandbox, tenant } from './support.js';
+import { event, ingest, seedSandbox, tenant } from '../helpers/sessions.js';
 
 const HOUR_MS = 3600_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();

@@ -13,7 +13,7 @@ import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateTo } from '../../src/core/db/migrate.js';
 import { BACKENDS, createPgDatabase } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { seedSandbox } from './support.js';
+import { seedSandbox } from '../helpers/sessions.js';
 
 const NOW = new Date().toISOString();
 

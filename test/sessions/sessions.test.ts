@@ -6,18 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { event, ingest, seedSandbox, tenant } from './support.js';
+import { event, ingest, seedSandbox, tenant } from '../helpers/sessions.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.each(BACKENDS)('sessions on %s', (backend) => {
   let t: TestApp;
@@ -178,8 +170,13 @@ describe.each(BACKENDS)('session inactivity and operator prices on %s', (backend
     const last = new Date().toISOString();
     await ingest(t, key, [{ ...event(sandboxId, 'idle', 'tool_call'), timestamp: last }]);
     const timedOut = await waitFor(
-      () => t.request('GET', '/v1/sessions/idle', { token: key }),
-      (reply) => reply.body.status === 'timeout',
+      'the idle session to time out',
+      async () => {
+        const reply = await t.request('GET', '/v1/sessions/idle', { token: key });
+        return reply.body.status === 'timeout' && reply;
+      },
+      20_000,
+      100,
     );
     expect(timedOut.body).toMatchObject({ status: 'timeout', ended_at: last });
     await ingest(t, key, [event(sandboxId, 'idle', 'tool_call')]);

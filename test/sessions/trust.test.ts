@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { event, ingest, tenant } from './support.js';
+import { event, ingest, tenant } from '../helpers/sessions.js';
 
 const AWS_KEY = 'AKIAIOSFODNN7EXAMPLE';
 

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import type { SandboxShape, SandboxSpec, WarmPoolOptions } from '../runtime.js';
 import { WarmPool, type WarmPoolHost } from './warm-pool.js';
 
@@ -44,7 +45,7 @@ describe('WarmPool', () => {
     const host = fakeHost();
     const pool = new WarmPool(host, options({ 'python-311': 3, 'node-22': 1 }));
     pool.start();
-    await vi.waitFor(() => expect(host.running.size).toBe(4));
+    await waitFor('four running sandboxes', () => host.running.size === 4);
     expect(host.mostConcurrentStarts).toBe(2);
     expect(pool.status().map((entry) => [entry.template, entry.ready.length])).toEqual([['python-311', 3], ['node-22', 1]]);
     await pool.close();
@@ -54,13 +55,13 @@ describe('WarmPool', () => {
     const host = fakeHost();
     const pool = new WarmPool(host, options({ 'python-311': 1 }));
     pool.start();
-    await vi.waitFor(() => expect(pool.status()[0].ready).toHaveLength(1));
+    await waitFor('one ready sandbox', () => pool.status()[0].ready.length === 1);
     const id = pool.reserve(shape())!;
     expect(id).toBeTruthy();
     expect(pool.isReserved(id)).toBe(true);
     expect(pool.reserve(shape())).toBeNull();
     pool.claimed(id, true);
-    await vi.waitFor(() => expect(pool.status()[0].ready).toHaveLength(1));
+    await waitFor('one ready sandbox', () => pool.status()[0].ready.length === 1);
     expect(pool.status()[0]).toMatchObject({ claimed: 1, started: 2 });
     expect(pool.status()[0].ready[0]).not.toBe(id);
     await pool.close();
@@ -82,13 +83,13 @@ describe('WarmPool', () => {
     const host = fakeHost();
     const pool = new WarmPool(host, options({ 'python-311': 1 }));
     pool.start();
-    await vi.waitFor(() => expect(pool.status()[0].ready).toHaveLength(1));
+    await waitFor('one ready sandbox', () => pool.status()[0].ready.length === 1);
     const id = pool.reserve(shape())!;
     pool.release(id);
     expect(pool.status()[0].ready).toEqual([id]);
     host.running.delete(id);
     expect(pool.reserve(shape())).toBeNull();
-    await vi.waitFor(() => expect(pool.status()[0].ready).toHaveLength(1));
+    await waitFor('one ready sandbox', () => pool.status()[0].ready.length === 1);
     expect(pool.status()[0].ready[0]).not.toBe(id);
     await pool.close();
   });
@@ -118,7 +119,7 @@ describe('WarmPool', () => {
     pool.start();
     await sleep(10);
     expect(pool.ids()).toHaveLength(1);
-    await vi.waitFor(() => expect(host.running.size).toBe(2));
+    await waitFor('two running sandboxes', () => host.running.size === 2);
     expect(pool.ids().sort()).toEqual([...host.running].sort());
     await pool.close();
     expect(host.running.size).toBe(0);

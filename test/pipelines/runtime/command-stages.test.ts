@@ -3,7 +3,8 @@
 // running stage; and an eval stage running its scenario through the engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
-import { createPipeline, startRun, stageOf, waitForRun } from '../support.js';
+import { createPipeline, startRun, stageOf, waitForRun } from '../../helpers/pipelines.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const command = (name: string, cmd: string, extra: Record<string, unknown> = {}) => ({ name, type: 'command', command: cmd, template: 'python-311', ...extra });
@@ -17,11 +18,17 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     return rows;
   };
   /** Stage sandboxes are destroyed right after the outcome is recorded, off the critical path. */
-  const destroyedSoon = async (runId: string) => {
-    const deadline = Date.now() + 20_000;
-    while ((await sandboxesOf(runId)).some((s) => s.status !== 'destroyed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-    return sandboxesOf(runId);
-  };
+  const destroyedSoon = (runId: string) =>
+    waitFor(
+      `every sandbox of run ${runId} to be destroyed`,
+      async () => {
+        const rows = await sandboxesOf(runId);
+        if (rows.some((s) => s.status !== 'destroyed')) throw new Error(`their statuses are ${rows.map((s) => s.status).join(', ')}`);
+        return rows;
+      },
+      20_000,
+      200,
+    );
   const logs = async (pipelineId: string, runId: string, stage: string) => (await t.request('GET', `/v1/pipelines/${pipelineId}/runs/${runId}/stages/${stage}/logs`, { token: key })).body;
 
   beforeAll(async () => {
@@ -115,12 +122,7 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const free = (await t.signup()).key;
     const create = await t.request('POST', '/v1/pipelines', { token: free, body: { name: 'wide-on-free', stages: ['a', 'b', 'c'].map((name) => command(name, 'sleep 1')) } });
     const run = await t.request('POST', `/v1/pipelines/${create.body.id}/runs`, { token: free, body: {} });
-    const deadline = Date.now() + 60_000;
-    let current: any;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      current = (await t.request('GET', `/v1/pipelines/${create.body.id}/runs/${run.body.id}`, { token: free })).body;
-    } while (!['succeeded', 'failed'].includes(current.status) && Date.now() < deadline);
+    const current = await waitForRun(t, free, create.body.id, run.body.id);
     expect(current.status, JSON.stringify(current.stages)).toBe('succeeded');
     const waited = await Promise.all(['a', 'b', 'c'].map(async (name) => (await t.request('GET', `/v1/pipelines/${create.body.id}/runs/${run.body.id}/stages/${name}/logs`, { token: free })).body.attempts[0].stderr));
     expect(waited.filter((stderr) => stderr.includes('waiting for a sandbox slot')).length).toBeGreaterThanOrEqual(1);

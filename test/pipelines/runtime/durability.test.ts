@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDataDir, TEST_TEMPLATES_DIR } from '../../helpers/app.js';
 import { createPgDatabase } from '../../helpers/backends.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 interface Server {
   child: ChildProcess;
@@ -29,7 +30,7 @@ function freshDataDir(): string {
 
 function startServer(backend: string, dataDir: string, databaseUrl: string | null, profile: number, runtime = 'runc'): Promise<Server> {
   hosts.set(dataDir, { runtime: runtime as 'runc' | 'gvisor', networkProfile: profile });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/pipelines/runtime/server-process.ts'), backend, dataDir, databaseUrl ?? '-', String(profile), runtime], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/pipeline-server-process.ts'), backend, dataDir, databaseUrl ?? '-', String(profile), runtime], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -69,16 +70,6 @@ function client(url: string, key?: string) {
   };
 }
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 afterEach(async () => {
   const exited = children.splice(0).map((child) => {
     if (child.exitCode !== null || child.signalCode) return Promise.resolve();
@@ -109,21 +100,21 @@ describe.each(['runc', 'gvisor'])('restart after kill -9 with %s', (runtime) => 
     })).body;
     const held = (await api()('POST', '/v1/pipelines', { name: 'held', stages: [{ name: 'approve-me', type: 'await_approval' }] })).body;
     const paused = (await api()('POST', `/v1/pipelines/${held.id}/runs`, {})).body;
-    await until(async () => (await api()('GET', `/v1/pipelines/${held.id}/runs/${paused.id}`)).body.status === 'paused', 20_000, 'the held run to pause');
+    await waitFor('the held run to pause', async () => (await api()('GET', `/v1/pipelines/${held.id}/runs/${paused.id}`)).body.status === 'paused', 20_000, 200);
     await api()('PUT', `/v1/pipelines/${held.id}/runs/${paused.id}/state/kept`, { value: { n: 1 } });
 
     const run = (await api()('POST', `/v1/pipelines/${pipeline.id}/runs`, {})).body;
-    await until(async () => (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body.stages.find((s: any) => s.name === 'long').status === 'running', 60_000, 'the long stage to run');
+    await waitFor('the long stage to run', async () => (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body.stages.find((s: any) => s.name === 'long').status === 'running', 60_000, 200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await kill9(server);
 
     const killedAt = Date.now();
     server = await startServer('sqlite', dataDir, null, 1, runtime);
     const readyAt = Date.now();
-    const done = await until(async () => {
+    const done = await waitFor('the run to finish after the restart', async () => {
       const current = (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
       return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
-    }, 90_000, 'the run to finish after the restart');
+    }, 90_000, 200);
     expect(done.status).toBe('succeeded');
     const stage = (name: string) => done.stages.find((s: any) => s.name === name);
     expect(stage('first').attempt).toBe(1);
@@ -150,7 +141,7 @@ describe.each(['runc', 'gvisor'])('restart after kill -9 with %s', (runtime) => 
     // The lost attempt's sandbox was destroyed by the attempt that replaced it; the others after their
     // stage (teardown runs after the outcome is recorded, so give it a moment).
     const live = async () => ((await api()('GET', '/v1/sandboxes?include_destroyed=true&limit=100')).body as any[]).filter((s) => s.status !== 'destroyed');
-    await until(async () => (await live()).length === 0, 20_000, 'every stage sandbox to be destroyed').catch(() => null);
+    await waitFor('every stage sandbox to be destroyed', async () => (await live()).length === 0, 20_000, 200).catch(() => null);
     expect(await live()).toEqual([]);
     await stopGracefully(server);
   });
@@ -176,10 +167,10 @@ describe('pipeline durability with several server processes on PostgreSQL', () =
     const stages = Array.from({ length: WIDTH }, (_, i) => ({ name: `s${i}`, type: 'command', command: 'sleep 1', template: 'python-311' }));
     const pipeline = (await api('POST', '/v1/pipelines', { name: 'wide', stages: [...stages, { name: 'join', type: 'command', command: 'true', template: 'python-311', depends_on: stages.map((s) => s.name) }] })).body;
     const run = (await api('POST', `/v1/pipelines/${pipeline.id}/runs`, {})).body;
-    const done = await until(async () => {
+    const done = await waitFor('the wide run to finish', async () => {
       const current = (await api('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
       return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
-    }, 180_000, 'the wide run to finish');
+    }, 180_000, 200);
     expect(done.status).toBe('succeeded');
     expect(done.stages.every((s: any) => s.attempt === 1)).toBe(true);
     const attempts = (await pg.query(`select a.run_stage_id, a.attempt, a.worker_id from pipeline_stage_attempts a join pipeline_run_stages s on s.id = a.run_stage_id where s.run_id = $1`, [run.id])).rows;
@@ -205,16 +196,16 @@ describe('pipeline durability with several server processes on PostgreSQL', () =
     const api = (server: Server) => client(server.url, signup.body.api_key);
     const pipeline = (await api(servers[0])('POST', '/v1/pipelines', { name: 'takeover', stages: [{ name: 'work', type: 'command', command: 'sleep 4; echo finished', template: 'python-311' }] })).body;
     const run = (await api(servers[0])('POST', `/v1/pipelines/${pipeline.id}/runs`, {})).body;
-    const owner = await until(async () => (await pg.query(`select lease_owner from pipeline_run_stages where run_id = $1 and status = 'running'`, [run.id])).rows[0]?.lease_owner as string | undefined, 30_000, 'the stage to be leased');
+    const owner = await waitFor('the stage to be leased', async () => (await pg.query(`select lease_owner from pipeline_run_stages where run_id = $1 and status = 'running'`, [run.id])).rows[0]?.lease_owner as string | undefined, 30_000, 200);
     const victim = servers.find((s) => s.workerId === owner)!;
     const survivor = servers.find((s) => s !== victim)!;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await kill9(victim);
     const killedAt = Date.now();
-    const done = await until(async () => {
+    const done = await waitFor('the survivor to finish the run', async () => {
       const current = (await api(survivor)('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
       return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
-    }, 60_000, 'the survivor to finish the run');
+    }, 60_000, 200);
     expect(done.status).toBe('succeeded');
     const attempts = (await api(survivor)('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/stages/work/logs`)).body.attempts;
     expect(attempts.map((a: any) => [a.status, a.worker_id])).toEqual([

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/runtime/network/command.js';
 import { createSandboxNetwork, netnsExec, type SandboxNetwork } from '../../../src/runtime/network/index.js';
-import { HIJACK_ATTACK } from '../../sandboxes/support/frame-attacks.js';
-import { TEST_NET, WORLD, createWorld, destroyTestNetwork, makeStateDir, probe, removeDir, setDnsRecords, startInNetns, testOptions } from './harness.js';
+import { HIJACK_ATTACK } from '../../helpers/frame-attacks.js';
+import { TEST_NET, WORLD, createWorld, destroyTestNetwork, makeStateDir, probe, removeDir, setDnsRecords, startInNetns, testOptions } from '../../helpers/network-harness.js';
 
 const SANDBOX_PORT = 18_481;
 

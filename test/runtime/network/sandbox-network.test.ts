@@ -19,8 +19,8 @@ import {
   setDnsRecords,
   startInNetns,
   testOptions,
-  waitFor,
-} from './harness.js';
+} from '../../helpers/network-harness.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const HOST_PORT = 18_471;
 const SANDBOX_PORT = 18_472;
@@ -197,7 +197,7 @@ describe('allowlist mode', () => {
       ]);
       await setDnsRecords(recordsFile, { 'api.paddock.test': [WORLD.serverB] });
       const allowSet = async () => nft('list', 'table', 'inet', TEST_NET.tableName);
-      await waitFor(async () => {
+      await waitFor('the allow set to follow the new DNS answer', async () => {
         const table = await allowSet();
         return table.includes(WORLD.serverB) && !table.includes(WORLD.serverA);
       }, 5000);

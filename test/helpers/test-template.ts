@@ -2,9 +2,9 @@
 // parallel workers, so a lock directory makes the first one build and the others wait.
 import { mkdir, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTemplates } from '../../../src/runtime/templates/build.js';
-import { templateLowerDirs } from '../../../src/runtime/templates/template-store.js';
-import { testDataDir, testNodeTemplate, testTemplate } from './environment.js';
+import { buildTemplates } from '../../src/runtime/templates/build.js';
+import { templateLowerDirs } from '../../src/runtime/templates/template-store.js';
+import { testDataDir, testNodeTemplate, testTemplate } from './runtime-environment.js';
 
 const staleLockMs = 15 * 60_000;
 

@@ -5,10 +5,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../../../src/runtime/network/command.js';
-import { netnsExec, type NetworkOptions } from '../../../src/runtime/network/index.js';
+import { runCommand } from '../../src/runtime/network/command.js';
+import { netnsExec, type NetworkOptions } from '../../src/runtime/network/index.js';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
 export const TEST_NET = {
   bridgeName: 'pdtbr0',
@@ -162,12 +162,4 @@ export async function removeDir(path: string): Promise<void> {
 export async function hostPrimaryAddress(): Promise<string | null> {
   const routes = JSON.parse((await runCommand('ip', ['-j', 'route', 'get', '198.51.100.1'])).stdout || '[]') as Array<{ prefsrc?: string }>;
   return routes[0]?.prefsrc ?? null;
-}
-
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

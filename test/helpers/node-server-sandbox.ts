@@ -1,7 +1,8 @@
 // A node-22 sandbox running a given server script, returned once the expected number of HTTP ports is
 // detected: the set-up the preview tests share.
 import { expect } from 'vitest';
-import type { TestApp } from '../../helpers/app.js';
+import type { TestApp } from './app.js';
+import { waitFor } from './wait-for.js';
 
 export async function startNodeServerSandbox(t: TestApp, key: string, server: string, httpPorts: number, timeoutMs: number): Promise<string> {
   const api = (method: string, path: string, body?: object) => t.request(method, path, { token: key, body });
@@ -11,12 +12,15 @@ export async function startNodeServerSandbox(t: TestApp, key: string, server: st
   const put = await fetch(`${t.url}/v1/sandboxes/${sandboxId}/files/content?path=server.mjs`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' }, body: server });
   expect(put.status).toBe(200);
   await api('POST', `/v1/sandboxes/${sandboxId}/exec`, { command: 'nohup node server.mjs >/tmp/server.log 2>&1 &' });
-  const deadline = Date.now() + timeoutMs;
-  let ports: any[] = [];
-  while (Date.now() < deadline) {
-    ports = (await api('GET', `/v1/sandboxes/${sandboxId}/ports`)).body;
-    if (ports.filter((p) => p.protocol === 'http').length === httpPorts) return sandboxId;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the node server's ${httpPorts} HTTP port(s) were not detected: ${JSON.stringify(ports)}`);
+  await waitFor(
+    `the node server's ${httpPorts} HTTP port(s) to be detected`,
+    async () => {
+      const ports: any[] = (await api('GET', `/v1/sandboxes/${sandboxId}/ports`)).body;
+      if (ports.filter((p) => p.protocol === 'http').length !== httpPorts) throw new Error(`the ports are ${JSON.stringify(ports)}`);
+      return true;
+    },
+    timeoutMs,
+    100,
+  );
+  return sandboxId;
 }

@@ -1,6 +1,7 @@
 // Helpers shared by the pipeline tests: create a pipeline, start a run, wait for a run to settle.
 import { expect } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
+import type { TestApp } from './app.js';
+import { waitFor } from './wait-for.js';
 
 export async function createPipeline(t: TestApp, key: string, body: Record<string, unknown>) {
   const reply = await t.request('POST', '/v1/pipelines', { token: key, body: { name: `p-${Math.random().toString(36).slice(2)}`, ...body } });
@@ -22,14 +23,16 @@ export async function getRun(t: TestApp, key: string, pipelineId: string, runId:
 
 /** Polls the run until `done(run)` holds; fails with the last run seen after `timeoutMs`. */
 export async function waitForRun(t: TestApp, key: string, pipelineId: string, runId: string, done: (run: any) => boolean = (run) => ['succeeded', 'failed', 'canceled'].includes(run.status), timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let run: any;
-  for (;;) {
-    run = await getRun(t, key, pipelineId, runId);
-    if (done(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run did not reach the expected state: ${JSON.stringify(run, null, 1)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return waitFor(
+    `run ${runId} to reach the expected state`,
+    async () => {
+      const run = await getRun(t, key, pipelineId, runId);
+      if (!done(run)) throw new Error(`the run is ${JSON.stringify(run, null, 1)}`);
+      return run;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 export const stageOf = (run: any, name: string) => run.stages.find((stage: any) => stage.name === name);

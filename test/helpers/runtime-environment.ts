@@ -1,8 +1,8 @@
 // Shared settings of the runtime tests: a data dir kept across runs (gitignored) and the template they use.
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createRuntime } from '../../../src/runtime/index.js';
-import type { RuntimeName, SandboxRuntime, SandboxSpec } from '../../../src/runtime/runtime.js';
+import { createRuntime } from '../../src/runtime/index.js';
+import type { RuntimeName, SandboxRuntime, SandboxSpec } from '../../src/runtime/runtime.js';
 import { createLoopbackNetwork } from './loopback-network.js';
 
 export const testDataDir = path.resolve('.test-data');
@@ -27,23 +27,6 @@ export function testSpec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {
     env: {},
     ...overrides,
   };
-}
-
-export function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = async (): Promise<void> => {
-      try {
-        const value = await probe();
-        if (value) return resolve(value);
-      } catch {
-        // keep polling
-      }
-      if (Date.now() > deadline) return reject(new Error('condition not met in time'));
-      setTimeout(() => void attempt(), intervalMs);
-    };
-    void attempt();
-  });
 }
 
 export interface ShellResult {

@@ -2,7 +2,7 @@
 // these tests write sandbox records straight into the real database instead of starting containers;
 // test/sandboxes/session-recording.test.ts covers sessions fed by real sandboxes.
 import { newId } from '../../src/core/ids.js';
-import type { TestApp } from '../helpers/app.js';
+import type { TestApp } from './app.js';
 
 export async function seedSandbox(t: TestApp, accountId: string): Promise<string> {
   const id = newId('sbx');

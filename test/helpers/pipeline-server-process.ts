@@ -1,7 +1,7 @@
 // A real Paddock server in its own process (the test app with the runc runtime on a host network
 // profile of its own), so durability tests can kill -9 it. Prints one JSON line once listening.
 // argv: <backend> <dataDir> <databaseUrl|-> <networkProfile> [runc|gvisor]
-import { startApp } from '../../helpers/app.js';
+import { startApp } from './app.js';
 
 const [backend, dataDir, databaseUrl, profile, runtime = 'runc'] = process.argv.slice(2);
 const app = await startApp(

@@ -1,6 +1,6 @@
 // A StageContext for calling a stage executor directly, as the run engine would: the run's state is
 // an in-memory map here (the engine's state store is not part of these tests), the log is collected.
-import type { StageContext } from '../../../src/pipelines/stages/contract.js';
+import type { StageContext } from '../../src/pipelines/stages/contract.js';
 
 export interface TestStageContext extends StageContext {
   stateEntries: Map<string, { value: string; type?: string }>;

@@ -3,8 +3,8 @@
 import { readdir } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { NetworkMode } from '../../../src/runtime/runtime.js';
-import type { SandboxNetwork } from '../../../src/runtime/network/index.js';
+import type { NetworkMode } from '../../src/runtime/runtime.js';
+import type { SandboxNetwork } from '../../src/runtime/network/index.js';
 
 const run = promisify(execFile);
 /** `prefix` keeps suites apart: reconcile only touches namespaces with its own prefix. */
