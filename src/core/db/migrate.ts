@@ -13,6 +13,7 @@ import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
 import * as runSessions from './migrations/0011_run_sessions.js';
 import * as idempotency from './migrations/0012_idempotency.js';
 import * as confidentialSandboxes from './migrations/0013_confidential_sandboxes.js';
+import * as sandboxEvents from './migrations/0014_sandbox_events.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_run_sessions': runSessions,
   '0012_idempotency': idempotency,
   '0013_confidential_sandboxes': confidentialSandboxes,
+  '0014_sandbox_events': sandboxEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
