@@ -24,21 +24,22 @@ import { guardServer } from './core/server-refusals.js';
 import { systemRoutes } from './core/system-routes.js';
 import { buildValidator, describeValidationError } from './core/validation.js';
 import type { SandboxRuntime } from './runtime/runtime.js';
-import { fileRoutes } from './sandboxes/files-routes.js';
 import { registerPortsAndPreviews } from './ports/plugin.js';
 import { registerPreviewFrontDoor } from './preview/front-door.js';
-import { sandboxRoutes } from './sandboxes/routes.js';
-import { SandboxService } from './sandboxes/service.js';
+import type { SandboxService } from './sandboxes/service.js';
+import { registerPauses, registerSandboxes } from './sandboxes/plugin.js';
+import { registerBudgets } from './budgets/plugin.js';
+import { registerSnapshots } from './snapshots/plugin.js';
+import { execRecording } from './sessions/exec-recording.js';
+import { terminalRoutes } from './terminal/routes.js';
 import { SandboxDirectory } from './sandboxes/directory.js';
 import { PriceTable } from './sessions/pricing.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
-import { terminalRoutes } from './terminal/routes.js';
 import { ComputeMeter } from './billing/metering/service.js';
 import { SpendCalculator } from './billing/metering/spend.js';
-import { BudgetSweeper } from './budgets/sweeper.js';
-import { SandboxEndings } from './sandboxes/endings.js';
+import type { BudgetSweeper } from './budgets/sweeper.js';
 import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
 import { registerEvals } from './evals/plugin.js';
 import type { EvalService } from './evals/service.js';
@@ -46,9 +47,6 @@ import { registerPipelines, type PipelinesFeature } from './pipelines/plugin.js'
 import { RunSandboxes } from './pipelines/runs/run-sandboxes.js';
 import { createA2aStage } from './pipelines/stages/a2a.js';
 import { createEvalStage } from './pipelines/stages/eval.js';
-import { SandboxMonitor } from './sandboxes/monitor.js';
-import { pauseRoutes } from './sandboxes/pause-routes.js';
-import { registerSnapshots } from './snapshots/plugin.js';
 import type { SnapshotService } from './snapshots/service.js';
 import { registerMetrics, type MetricsFeature } from './metrics/plugin.js';
 import { SandboxCensus } from './sandboxes/counts.js';
@@ -182,33 +180,18 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   let budgets: BudgetSweeper | null = null;
   let snapshots: SnapshotService | null = null;
   if (runtime) {
-    sandboxes = new SandboxService(storage.db, storage.dialect, runtime, config, app.log, alerts, spend, new SandboxEndings(alerts, spend, outbox));
-    await sandboxes.reconcile();
-    const budgetSweeper = new BudgetSweeper(storage.db, sandboxes, spend, alerts, config.budgetCheckIntervalMs, app.log);
-    budgets = budgetSweeper;
-    sandboxes.onMeteringStarted((row) => {
-      if (row.budget !== null) budgetSweeper.wake();
+    const service = await registerSandboxes(app, {
+      config, storage, runtime, alerts, outbox, spend, accounts,
+      secretValues: (accountId, names, field) => secrets.values(accountId, names, field),
+      publisher: webhooks.publisher,
+      consumers: [execRecording(sessions), metrics.lifecycle],
     });
-    app.addHook('onReady', async () => budgetSweeper.start());
-    app.addHook('onClose', async () => budgetSweeper.stop());
-    sandboxes.onExec(({ accountId, sandboxId, command, outcome }) =>
-      sessions.recordCommand({ accountId, sandboxId, command, exitCode: outcome.exit_code, output: outcome.output, durationMs: outcome.duration_ms, timedOut: outcome.timed_out, truncated: outcome.truncated, error: outcome.error }),
-    );
-    await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
-    await app.register(fileRoutes(sandboxes));
-    const previews = await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes, limiters });
-    registerPreviewFrontDoor(app, previews);
-    await app.register(terminalRoutes(sandboxes, runtime, config));
-    app.addHook('onClose', async () => sandboxes!.settled());
-    const service = sandboxes;
-    service.useSecretValues((accountId, names, field) => secrets.values(accountId, names, field));
-    snapshots = await registerSnapshots(app, { config, db: storage.db, dialect: storage.dialect, runtime, sandboxes: service, secretsKey });
-    await app.register(pauseRoutes(service, runtime.name));
-    const monitor = new SandboxMonitor(service, app.log);
-    app.addHook('onReady', async () => monitor.start());
-    app.addHook('onClose', async () => monitor.stop());
-    // After reconcile (above), which removes sandboxes the database does not know; the runtime's close destroys the pool.
-    app.addHook('onReady', async () => service.startWarmPool());
+    sandboxes = service;
+    budgets = registerBudgets(app, { config, storage, sandboxes: service, spend, alerts });
+    registerPreviewFrontDoor(app, await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes: service, limiters }));
+    await app.register(terminalRoutes(service, runtime, config));
+    snapshots = await registerSnapshots(app, { config, db: storage.db, runtime, sandboxes: service, accounts, secretsKey });
+    await registerPauses(app, service, snapshots, runtime.name);
   }
 
   const evals = await registerEvals(app, {

@@ -70,6 +70,11 @@ export class AccountService {
     private readonly log: { warn(obj: object, msg: string): void },
   ) {}
 
+  /** Holds the account's lock in `trx` while a feature checks a per-account limit and inserts within it. */
+  async lockForPlanCheck(trx: Kysely<Database>, accountId: string): Promise<void> {
+    await store.lockAccount(trx, accountId);
+  }
+
   async signup(input: { email: string; password: string; name?: string }, plan: Plan = 'free') {
     const email = input.email.trim();
     const emailNormalized = normalizeEmail(email);

@@ -78,3 +78,12 @@ export function findSessionByHash(db: Kysely<Database>, tokenHash: string) {
 export function deleteExpiredSessions(db: Kysely<Database>, now: string) {
   return db.deleteFrom('dashboard_sessions').where('expires_at', '<', now).execute();
 }
+
+/**
+ * Takes the account row's write lock until the transaction ends (a no-op update: the same statement on
+ * SQLite, whose write transactions are serialized anyway, and PostgreSQL), so per-account limit checks
+ * (concurrent sandboxes, snapshot storage) count and insert without a race.
+ */
+export async function lockAccount(db: Kysely<Database>, accountId: string): Promise<void> {
+  await db.updateTable('accounts').set((eb) => ({ plan: eb.ref('plan') })).where('id', '=', accountId).execute();
+}

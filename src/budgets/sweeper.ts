@@ -8,6 +8,7 @@ import type { SpendCalculator } from '../billing/metering/spend.js';
 import type { Database } from '../core/db/schema.js';
 import { PeriodicTask } from '../core/periodic-task.js';
 import { usd } from '../sandboxes/callbacks/events.js';
+import type { LifecycleConsumer } from '../sandboxes/lifecycle/contract.js';
 import type { Logger, SandboxService } from '../sandboxes/service.js';
 import * as store from '../sandboxes/store.js';
 import { BUDGET_ALERT_BITS, budgetThresholds, decide, msUntilNextThreshold, type BudgetAlert, type BudgetThresholds } from './thresholds.js';
@@ -39,6 +40,14 @@ export class BudgetSweeper {
   wake(): void {
     this.task.wake();
   }
+
+  /** Wakes the sweeper when a budgeted sandbox starts being charged (created or resumed). */
+  readonly consumer: LifecycleConsumer = {
+    name: 'budgets',
+    onEvent: (event) => {
+      if ((event.type === 'sandbox.created' || event.type === 'sandbox.resumed') && event.data.budget != null) this.wake();
+    },
+  };
 
   async stop(): Promise<void> {
     await this.task.stop();
@@ -77,9 +86,10 @@ export class BudgetSweeper {
     return wanted;
   }
 
-  /** The alert and the bit that says it was raised commit together, so a restart neither loses nor repeats it. */
+  /** The alert, the bit that says it was raised and the `sandbox.budget_threshold` event commit together, so a restart neither loses nor repeats it. */
   private async raise(row: store.SandboxRow, type: BudgetAlert, spendUsd: number, budget: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    const data = { threshold: type, level: LEVEL[type], budget, spend_usd: usd(spendUsd), fraction: usd(spendUsd / budget) };
+    await this.sandboxes.lifecycle.budgetThresholdCrossed(row, { bit: BUDGET_ALERT_BITS[type], data }, async (trx) => {
       await this.alerts.raise(
         {
           accountId: row.account_id,
@@ -91,7 +101,6 @@ export class BudgetSweeper {
         },
         { db: trx },
       );
-      await store.markBudgetAlertsRaised(trx, row.id, BUDGET_ALERT_BITS[type]);
     });
   }
 }

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   conflict: { status: 409, meaning: "The resource's current state does not allow this (archived, already ended, changed meanwhile, still in use)." },
   already_exists: { status: 409, meaning: 'A resource with this unique name or email already exists.' },
   sandbox_not_running: { status: 409, meaning: 'The sandbox is not running (paused, stopped, destroyed or changing state) and this needs a running one.' },
+  sandbox_state_conflict: { status: 409, meaning: "The sandbox's status does not allow this change (a destroyed sandbox cannot fail, an ended one cannot start): the lifecycle's edge table refuses it. The message names both statuses." },
   sandbox_not_paused: { status: 409, meaning: 'Only a paused sandbox can be resumed.' },
   snapshot_not_ready: { status: 409, meaning: 'The snapshot is still being taken, or failed.' },
   too_many_terminals: { status: 409, meaning: 'The sandbox already has the most terminal sessions it may have.' },

@@ -83,6 +83,13 @@ export class PortDetector {
     this.changed();
   }
 
+  /** A sandbox stopped running (paused, failed, destroyed): the proxy stops routing to it now, the next scan records its ports stopped. */
+  sandboxStopped(sandboxId: string): void {
+    if (!this.sandboxes.delete(sandboxId)) return;
+    this.ports.delete(sandboxId);
+    this.changed();
+  }
+
   /** `listener` runs after every change of the view: a scan's reload, a password. */
   onChange(listener: () => void): void {
     this.changeListeners.push(listener);

@@ -48,6 +48,12 @@ export async function registerPortsAndPreviews(app: FastifyInstance, { config, d
     log: app.log,
   });
 
+  sandboxes.lifecycle.subscribe({
+    name: 'port scanning',
+    onEvent: (event) => {
+      if (event.to === 'paused' || event.to === 'error' || event.to === 'destroyed') detector.sandboxStopped(event.sandboxId);
+    },
+  });
   await app.register(portRoutes(new PortService(db, sandboxes, detector, hosts)));
   app.addHook('onReady', async () => detector.start());
   app.addHook('onClose', async () => detector.stop());

@@ -44,7 +44,7 @@ export async function listDirectory(sandboxes: SandboxService, accountId: string
     `[ -d ${p} ] || { echo "${target.replaceAll('"', '')} is not a directory" >&2; exit ${WRONG_TYPE}; }`,
     `find ${p} -mindepth 1 -maxdepth 1 -printf '%f\\0%y\\0%s\\0%m\\0%T@\\0'`,
   ].join('\n');
-  const result = await sandboxes.runInternal(accountId, id, { command, maxOutputBytes: 16 * 1024 * 1024 });
+  const result = await sandboxes.run(accountId, id, { timeoutMs: 60_000, command, maxOutputBytes: 16 * 1024 * 1024 });
   if (result.exitCode !== 0) fail(result.exitCode, target, result.stderr.toString());
   const fields = result.stdout.toString('utf8').split('\0');
   const entries: FileEntry[] = [];
@@ -71,7 +71,7 @@ export async function readFile(sandboxes: SandboxService, accountId: string, id:
     `[ "$(stat -L -c %s ${p})" -le ${FILE_READ_LIMIT_BYTES} ] || exit ${TOO_LARGE}`,
     `exec cat -- ${p}`,
   ].join('\n');
-  const result = await sandboxes.runInternal(accountId, id, { command, maxOutputBytes: FILE_READ_LIMIT_BYTES });
+  const result = await sandboxes.run(accountId, id, { timeoutMs: 60_000, command, maxOutputBytes: FILE_READ_LIMIT_BYTES });
   if (result.exitCode !== 0) fail(result.exitCode, target, result.stderr.toString());
   return result.stdout;
 }
@@ -84,7 +84,7 @@ export async function writeFile(sandboxes: SandboxService, accountId: string, id
     `[ ! -d ${p} ] || { echo "${target.replaceAll('"', '')} is a directory" >&2; exit ${WRONG_TYPE}; }`,
     `mkdir -p -- "$(dirname -- ${p})" && cat > ${p}`,
   ].join('\n');
-  const result = await sandboxes.runInternal(accountId, id, { command, stdin: content, maxOutputBytes: 64 * 1024 });
+  const result = await sandboxes.run(accountId, id, { timeoutMs: 60_000, command, stdin: content, maxOutputBytes: 64 * 1024 });
   if (result.exitCode !== 0) fail(result.exitCode, target, result.stderr.toString());
   return { path: target, size: content.length };
 }

@@ -25,7 +25,7 @@ git -c core.quotepath=off diff --no-color --name-status -z "$base"
 const STATUS: Record<string, string> = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'copied', T: 'type_changed' };
 
 export async function gitDiff(sandboxes: SandboxService, accountId: string, id: string) {
-  const result = await sandboxes.runInternal(accountId, id, { command: SCRIPT, maxOutputBytes: 32 * 1024 * 1024 });
+  const result = await sandboxes.run(accountId, id, { timeoutMs: 60_000, command: SCRIPT, maxOutputBytes: 32 * 1024 * 1024 });
   if (result.exitCode === NOT_A_REPOSITORY) throw new BadRequest('/workspace is not a git repository');
   if (result.exitCode !== 0) throw new BadRequest(`git diff failed: ${result.stderr.toString().trim()}`);
   const output = result.stdout.toString('utf8');

@@ -2,7 +2,7 @@
 // every other second asks the runtime whether running and paused ones still have their processes
 // (a crash, the OOM killer, an operator's kill) so they move to `error` with a `sandbox_error` alert.
 import { PeriodicTask } from '../core/periodic-task.js';
-import type { Logger, SandboxService } from './service.js';
+import type { Logger, PauseSnapshots, SandboxService } from './service.js';
 
 export const MONITOR_INTERVAL_MS = 1000;
 const CRASH_CHECK_EVERY_TICKS = 2;
@@ -13,6 +13,8 @@ export class SandboxMonitor {
 
   constructor(
     private readonly sandboxes: SandboxService,
+    /** An idle pause takes the automatic snapshot as a requested one does. */
+    private readonly pauseSnapshots: PauseSnapshots | null,
     private readonly log: Logger,
     private readonly intervalMs = MONITOR_INTERVAL_MS,
   ) {
@@ -33,7 +35,7 @@ export class SandboxMonitor {
       const failed = await this.sandboxes.failCrashed();
       if (failed.length) this.log.warn({ sandbox_ids: failed }, 'sandboxes crashed');
     }
-    const paused = await this.sandboxes.pauseIdle();
+    const paused = await this.sandboxes.pauseIdle(this.pauseSnapshots);
     if (paused.length) this.log.info({ sandbox_ids: paused }, 'idle sandboxes paused');
   }
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { PauseResult, SandboxParams } from './schemas.js';
-import type { SandboxService } from './service.js';
+import type { PauseSnapshots, SandboxService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
@@ -10,7 +10,7 @@ const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 type Params = { Params: { id: string } };
 
-export function pauseRoutes(service: SandboxService, runtimeName: string) {
+export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapshots | null, runtimeName: string) {
   const how = runtimeName === 'gvisor'
     ? 'On this server (gVisor): a sandbox with `network_mode: none` and no command running is checkpointed (`runsc checkpoint`): its memory is written to disk and freed, and resume restores it (`runsc restore`). Sandboxes with a network (runsc cannot checkpoint host networking here), or with an exec still running, are frozen instead (`runsc pause` plus the cgroup freezer; memory stays resident). See docs/runtime.md.'
     : 'On this server (runc) the sandbox is frozen with the cgroup freezer: memory stays resident on the host (runc\'s checkpoint needs CRIU, which does not work here).';
@@ -26,7 +26,7 @@ export function pauseRoutes(service: SandboxService, runtimeName: string) {
         response: { 200: PauseResult, ...errors },
       },
       handler: async (request) => {
-        const { row, snapshot } = await service.pause(request.principal!.accountId, request.params.id);
+        const { row, snapshot } = await service.pause(request.principal!.accountId, request.params.id, 'request', pauseSnapshots);
         return { id: row.id, status: row.status, paused_at: row.paused_at, last_activity_at: row.last_activity_at, snapshot_id: snapshot?.snapshot_id ?? null, ...(snapshot?.snapshot_error ? { snapshot_error: snapshot.snapshot_error } : {}) };
       },
     });

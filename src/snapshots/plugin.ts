@@ -1,11 +1,12 @@
-// Wires snapshots into the app: the local store, the pause hook, routes, and clean-up on close.
+// Wires snapshots into the app: the local store, routes, and clean-up on close. The returned service is
+// the pause path's PauseSnapshots port (the automatic snapshot of a pause).
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import { derivedKey } from '../secrets/key.js';
+import type { PlanLock } from '../sandboxes/context.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { LocalSnapshotStorage } from './local-storage.js';
 import { snapshotRoutes } from './routes.js';
@@ -13,14 +14,13 @@ import { SnapshotService } from './service.js';
 
 export async function registerSnapshots(
   app: FastifyInstance,
-  options: { config: Config; db: Kysely<Database>; dialect: Dialect; runtime: SandboxRuntime; sandboxes: SandboxService; secretsKey: Buffer },
+  options: { config: Config; db: Kysely<Database>; runtime: SandboxRuntime; sandboxes: SandboxService; accounts: PlanLock; secretsKey: Buffer },
 ): Promise<SnapshotService> {
   const storage = new LocalSnapshotStorage(options.config.snapshots.dir);
   await storage.init();
-  const snapshots = new SnapshotService(options.db, options.dialect, options.runtime, options.sandboxes, storage, options.config.snapshots,
+  const snapshots = new SnapshotService(options.db, options.accounts, options.runtime, options.sandboxes, storage, options.config.snapshots,
     derivedKey(options.secretsKey, 'paddock snapshot download url'), app.log);
   await snapshots.reconcile();
-  options.sandboxes.onPause((row) => snapshots.takeOnPause(row));
   await app.register(snapshotRoutes(snapshots, options.config.publicUrl));
   app.addHook('onClose', async () => snapshots.settled());
   return snapshots;

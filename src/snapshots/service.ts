@@ -5,14 +5,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import { Conflict, Forbidden, Invalid, LimitExceeded, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import type { Logger, PauseSnapshot, SandboxService } from '../sandboxes/service.js';
-import { lockAccount, type SandboxRow } from '../sandboxes/store.js';
+import type { Logger, PauseSnapshot, PauseSnapshots, SandboxService } from '../sandboxes/service.js';
+import type { PlanLock } from '../sandboxes/context.js';
+import type { SandboxRow } from '../sandboxes/store.js';
 import { checkDownloadSignature, downloadSignature } from './download-url.js';
 import type { SnapshotStorage } from './storage.js';
 import * as store from './store.js';
@@ -23,12 +23,12 @@ function gigabytes(bytes: number): string {
   return `${Number((bytes / 1024 ** 3).toFixed(2))} GB`;
 }
 
-export class SnapshotService {
+export class SnapshotService implements PauseSnapshots {
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly accounts: PlanLock,
     private readonly runtime: SandboxRuntime,
     private readonly sandboxes: SandboxService,
     private readonly storage: SnapshotStorage,
@@ -147,7 +147,7 @@ export class SnapshotService {
     // Files from a confidential sandbox may hold its secret values: the target becomes confidential too.
     const confidentialSource = await this.sandboxes.isConfidential(accountId, row.sandbox_id);
     try {
-      await this.sandboxes.whileRestoring(accountId, sandboxId, () => this.runtime.restoreFilesystem(sandboxId, archive.file), confidentialSource);
+      await this.sandboxes.whileRestoring(accountId, sandboxId, () => this.runtime.restoreFilesystem(sandboxId, archive.file), confidentialSource, { snapshot_id: row.id });
     } finally {
       await archive.release();
     }
@@ -172,7 +172,7 @@ export class SnapshotService {
     };
     row.storage_key = row.id;
     await this.db.transaction().execute(async (trx) => {
-      await lockAccount(trx, sandbox.account_id, this.dialect);
+      await this.accounts.lockForPlanCheck(trx, sandbox.account_id);
       if (kind === 'manual') {
         const count = await store.countSandboxSnapshots(trx, sandbox.id);
         if (count >= this.limits.perSandbox) {

@@ -82,7 +82,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
       (error, sandboxId) => app.log.warn({ err: error, sandbox_id: sandboxId }, 'could not record terminal activity'),
     );
     const sessions = new TerminalSessions(runtime, activity, config.terminalGraceSeconds * 1000);
-    service.onDestroy((sandboxId) => sessions.closeTerminals(sandboxId, CLOSE.sandboxDestroyed));
+    service.lifecycle.subscribe({ name: 'terminals', beforeTeardown: (sandbox) => sessions.closeTerminals(sandbox.id, CLOSE.sandboxDestroyed) });
     app.addHook('onClose', async () => sessions.closeAll());
 
     /** The session each upgrade request will attach to, found or opened before the upgrade. */

@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, waitFor, type HttpReceiver } from '../helpers/receivers.js';
-import { createPipeline, startRun, waitForRun } from '../pipelines/support.js';
+import { startHttpReceiver, type HttpReceiver } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { createPipeline, startRun, waitForRun } from '../helpers/pipelines.js';
 import { parseExposition, valueOf } from './exposition.js';
 
 const FREE_LIMIT = 5;

@@ -37,11 +37,14 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
     key = signed.key;
     accountId = signed.account.id;
     stage = createEvalStage({ evals: t.services.evals });
-    t.services.sandboxes!.onExec(async ({ accountId: owner, sandboxId, command }) => {
-      if (!command.includes(LLM_MARK)) return;
-      const event = { session_id: `agent-${sandboxId}`, sandbox_id: sandboxId, type: 'llm_call', timestamp: new Date().toISOString(), payload: { model: 'gpt-4o', provider: 'openai', tokens_in: 10, tokens_out: 5, cost_usd: 0.3 } };
-      const result = await t.services.sessions.ingest(owner, [event]);
-      expect(result.accepted).toBe(1);
+    t.services.sandboxes!.lifecycle.subscribe({
+      name: 'test llm spend',
+      onExec: async ({ accountId: owner, sandboxId, command }) => {
+        if (!command.includes(LLM_MARK)) return;
+        const event = { session_id: `agent-${sandboxId}`, sandbox_id: sandboxId, type: 'llm_call', timestamp: new Date().toISOString(), payload: { model: 'gpt-4o', provider: 'openai', tokens_in: 10, tokens_out: 5, cost_usd: 0.3 } };
+        const result = await t.services.sessions.ingest(owner, [event]);
+        expect(result.accepted).toBe(1);
+      },
     });
   });
   afterAll(async () => {

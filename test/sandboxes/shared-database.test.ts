@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { waitForSandboxStatus } from '../helpers/sandboxes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('two servers sharing one database (runc)', () => {
   let first: TestApp;
@@ -52,15 +53,12 @@ describe('two servers sharing one database (runc)', () => {
     const created = await first.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1 } });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id;
-    await waitForStatus(first, id, 'running');
+    await waitForSandboxStatus(first, key, id, ['running'], 10_000);
     await first.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'nohup python3 -m http.server 8000 >/dev/null 2>&1 &' } });
-    let detectedAt: string | undefined;
-    for (let i = 0; i < 100 && !detectedAt; i++) {
+    const detectedAt = await waitFor('port 8000 to be detected', async () => {
       const ports = await first.request('GET', `/v1/sandboxes/${id}/ports`, { token: key });
-      detectedAt = (ports.body as { port: number; detected_at: string }[]).find((port) => port.port === 8000)?.detected_at;
-      if (!detectedAt) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(detectedAt).toBeDefined();
+      return (ports.body as { port: number; detected_at: string }[]).find((port) => port.port === 8000)?.detected_at;
+    }, 10_000, 100);
     // The second server scans every 2 s: were the port its own stopped sandbox's, it would forget it and
     // the first server would detect it again, with a new detected_at.
     await new Promise((resolve) => setTimeout(resolve, 4500));

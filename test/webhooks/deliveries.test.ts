@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/core/webhooks/signature.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, waitFor, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
-import { createPipeline, startRun, timeline, waitForRun } from '../pipelines/support.js';
+import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { createPipeline, startRun, timeline, waitForRun } from '../helpers/pipelines.js';
 
 const BACKOFF_BASE_MS = 200;
 

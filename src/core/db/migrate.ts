@@ -13,6 +13,7 @@ import * as sandboxHosts from './migrations/0010_sandbox_hosts.js';
 import * as runSessions from './migrations/0011_run_sessions.js';
 import * as idempotency from './migrations/0012_idempotency.js';
 import * as confidentialSandboxes from './migrations/0013_confidential_sandboxes.js';
+import * as sandboxEvents from './migrations/0014_sandbox_events.js';
 import * as webhookEndpoints from './migrations/0015_webhook_endpoints.js';
 
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011_run_sessions': runSessions,
   '0012_idempotency': idempotency,
   '0013_confidential_sandboxes': confidentialSandboxes,
+  '0014_sandbox_events': sandboxEvents,
   '0015_webhook_endpoints': webhookEndpoints,
 };
 

@@ -391,11 +391,28 @@ export interface PipelineRunEventsTable {
   created_at: string;
 }
 
+/** One lifecycle event of a sandbox (its timeline, GET /v1/sandboxes/{id}/events). */
+export interface SandboxEventsTable {
+  id: string;
+  sandbox_id: string;
+  account_id: string;
+  /** 1, 2, 3… per sandbox, in commit order. */
+  sequence: number;
+  type: string;
+  /** The status edge; both null for events that change no status (budget thresholds). */
+  from_status: string | null;
+  to_status: string | null;
+  /** JSON object. */
+  data: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   dashboard_sessions: DashboardSessionsTable;
   sandboxes: SandboxesTable;
+  sandbox_events: SandboxEventsTable;
   sandbox_ports: SandboxPortsTable;
   server_settings: ServerSettingsTable;
   alerts: AlertsTable;

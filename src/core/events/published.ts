@@ -9,6 +9,7 @@ export const SANDBOX_EVENT_TYPES = [
   'sandbox.running',
   'sandbox.paused',
   'sandbox.resumed',
+  'sandbox.restoring',
   'sandbox.restored',
   'sandbox.error',
   'sandbox.budget_threshold',

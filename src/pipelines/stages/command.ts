@@ -37,7 +37,9 @@ export function commandExecutor(deps: CommandStageDependencies): StageExecutor {
       await context.sandboxCreated?.(row.id);
       const ready = await waitUntilRunning(deps.sandboxes, context, row.id);
       if (ready !== true) return ready;
-      const result = await deps.sandboxes.runForStage(context.accountId, row.id, {
+      const result = await deps.sandboxes.run(context.accountId, row.id, {
+        // The stage's own timeout (through `signal`) bounds the command; this is only a backstop.
+        timeoutMs: 24 * 3_600_000,
         command,
         env,
         maxOutputBytes: OUTPUT_CAP_BYTES,

@@ -34,6 +34,11 @@ export interface ExecFinished {
   exitCode: number;
   durationMs: number;
   timedOut: boolean;
+  /** What the exec API answered, secret values masked (sessions record it). */
+  output: string;
+  truncated: boolean;
+  /** Set when the sandbox could not run the command. */
+  error?: string;
 }
 
 /**
@@ -44,4 +49,10 @@ export interface LifecycleConsumer {
   readonly name: string;
   onEvent?(event: SandboxEvent): void | Promise<void>;
   onExec?(exec: ExecFinished): void | Promise<void>;
+  /**
+   * Called before a destroy kills the sandbox's processes (the `sandbox.destroyed` event follows once
+   * the teardown committed): features holding live connections into it (terminals) close them with
+   * their own reason first, instead of seeing the processes die.
+   */
+  beforeTeardown?(sandbox: { id: string; accountId: string }): void;
 }
