@@ -34,6 +34,9 @@ rm -rf .test-results
 mkdir -p .test-results
 reports=()
 status=0
+# Formatting (Prettier, .prettierrc.json) is checked beside the tests, not before them: a badly formatted
+# file fails the run without hiding what the tests would have said.
+"${test_nodes[0]}" node_modules/prettier/bin/prettier.cjs --check . || status=1
 run_vitest() {
   local node="$1" report="$2" started=$SECONDS
   shift 2

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { startHttpReceiver, waitFor, type HttpReceiver } from '../helpers/receivers.js';
+import { startHttpReceiver, type HttpReceiver } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const URL_OK = 'https://hooks.example.com/paddock';
 const OWN_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
