@@ -1,4 +1,6 @@
 // Every setting Paddock reads, from flags and environment, validated once at start.
+// Longer than 350 lines: one reader for every environment variable and flag, so each is validated in one
+// place with one kind of error message; the parsing helpers it uses are shared and short.
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
