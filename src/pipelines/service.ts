@@ -9,6 +9,7 @@ import type { PipelineDefinition } from './definition/types.js';
 import { validateDefinition } from './definition/validate.js';
 import * as store from './store.js';
 import { pipelineView, versionView } from './views.js';
+import type { PipelineStatus } from './engine/statuses.js';
 
 export interface DefinitionInput {
   name: string;
@@ -74,7 +75,7 @@ export class PipelineService {
     return pipelineView(row, (await store.findVersion(this.db, id, row.version))!);
   }
 
-  async list(accountId: string, options: { limit: number; offset: number; status?: string }) {
+  async list(accountId: string, options: { limit: number; offset: number; status?: PipelineStatus }) {
     const rows = await store.listPipelines(this.db, accountId, options);
     return rows.map((row) => ({ id: row.id, name: row.name, status: row.status, version: row.version, created_at: row.created_at }));
   }

@@ -12,7 +12,7 @@ import { MAX_EVENTS_PER_REQUEST, SESSION_ID_PATTERN, parseEvent, type EventType,
 import type { PriceTable } from './pricing.js';
 import { PIPELINE_AGENT_TYPE, runTimelineEvent, type RunEvent } from './run-events.js';
 import * as store from './store.js';
-import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from './timeline.js';
+import { appendEvents, countColumn, type SessionRow, type TimelineEvent, type SessionStatus } from './timeline.js';
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
 import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
 import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
@@ -314,7 +314,7 @@ export class SessionService {
     return sessionView(await this.withComputeCost(await this.get(accountId, id)));
   }
 
-  async listForSandbox(accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
+  async listForSandbox(accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: SessionStatus }) {
     if (!(await this.sandboxes.exists(accountId, sandboxId))) throw new NotFound('sandbox');
     const rows = await store.listSessions(this.db, accountId, sandboxId, options);
     return Promise.all(rows.map(async (row) => sessionView(await this.withComputeCost(row))));

@@ -3,7 +3,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely, type Updateable } fro
 import type { Dialect } from '../core/db/database.js';
 import type { Database, SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
 import type { EventType } from './ingest-validation.js';
-import type { EventRow, SessionRow } from './timeline.js';
+import type { EventRow, SessionRow, SessionStatus } from './timeline.js';
 
 type Db = Kysely<Database>;
 
@@ -52,7 +52,7 @@ export interface SessionFilter {
   /** The run's session and the sessions of the sandboxes its stages created. */
   pipelineRunId?: string;
   sandboxId?: string;
-  status?: string;
+  status?: SessionStatus;
 }
 
 export function listSessionsOf(db: Db, accountId: string, filter: SessionFilter, page: { limit: number; offset: number }) {
@@ -66,7 +66,7 @@ export function listSessionsOf(db: Db, accountId: string, filter: SessionFilter,
   return query.orderBy('created_at', 'desc').orderBy('key', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 
-export function listSessions(db: Db, accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
+export function listSessions(db: Db, accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: SessionStatus }) {
   let query = db.selectFrom('sessions').selectAll().where('sandbox_id', '=', sandboxId).where('account_id', '=', accountId);
   if (options.status) query = query.where('status', '=', options.status);
   return query.orderBy('created_at', 'desc').orderBy('key', 'desc').limit(options.limit).offset(options.offset).execute();

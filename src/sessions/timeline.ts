@@ -47,8 +47,8 @@ export function llmCost(payload: Record<string, unknown>, prices: PriceTable): n
  * event with payload.status `completed` or `failed` ends an active session at that event's timestamp;
  * `completed` and `failed` are final, later events are still recorded.
  */
-function nextStatus(current: string, event: TimelineEvent): string {
-  let status = current === 'timeout' ? 'active' : current;
+function nextStatus(current: SessionStatus, event: TimelineEvent): SessionStatus {
+  let status: SessionStatus = current === 'timeout' ? 'active' : current;
   if (status === 'active' && event.type === 'lifecycle' && (event.payload.status === 'completed' || event.payload.status === 'failed')) status = event.payload.status;
   return status;
 }

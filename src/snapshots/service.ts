@@ -205,7 +205,7 @@ export class SnapshotService {
       throw new LimitExceeded(`the snapshot (${gigabytes(sizeBytes)}) would bring the account's snapshots to ${gigabytes(used + sizeBytes)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account`, 'quota_exceeded');
     }
     await this.storage.put(row.storage_key, staged);
-    const completed = { ...row, status: 'completed', size_bytes: sizeBytes, completed_at: nowIso() };
+    const completed: store.SnapshotRow = { ...row, status: 'completed', size_bytes: sizeBytes, completed_at: nowIso() };
     await store.updateSnapshot(this.db, row.id, { status: completed.status, size_bytes: sizeBytes, completed_at: completed.completed_at });
     return completed;
   }

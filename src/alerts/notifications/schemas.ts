@@ -4,8 +4,8 @@ import { DELIVERY_STATUSES } from '../../core/outbox/store.js';
 import { ALERT_SEVERITIES } from '../contract.js';
 import { ChannelSchema, MAX_PAGE_LIMIT } from '../schemas.js';
 import { SECRET_PATTERN } from '../../core/webhooks/signature.js';
+import { Nullable, StringEnum } from '../../core/schemas.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20 }));
 const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }));
 
@@ -14,7 +14,7 @@ export const Notification = Type.Object(
     id: Type.String(),
     alert_id: Nullable(Type.String({ description: 'The alert that raised it.' })),
     type: Type.String({ description: 'The alert type for alert notifications.' }),
-    severity: Type.String({ enum: [...ALERT_SEVERITIES] }),
+    severity: StringEnum(ALERT_SEVERITIES),
     title: Type.String(),
     message: Type.String(),
     sandbox_id: Nullable(Type.String()),
@@ -29,7 +29,7 @@ const Attempt = Type.Object({
   attempt: Type.Integer({ description: '1 for the first.' }),
   started_at: Type.String({ format: 'date-time' }),
   finished_at: Nullable(Type.String({ format: 'date-time' })),
-  outcome: Type.String({ enum: ['in_progress', 'delivered', 'failed', 'abandoned'], description: '`abandoned`: the server stopped during the attempt; the delivery was tried again.' }),
+  outcome: StringEnum(['in_progress', 'delivered', 'failed', 'abandoned'], { description: '`abandoned`: the server stopped during the attempt; the delivery was tried again.' }),
   status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, or SMTP reply code for email.' }),
   error: Nullable(Type.String()),
   response: Nullable(Type.String({ description: 'The first KiB of the receiver\'s answer.' })),
@@ -42,7 +42,7 @@ export const Delivery = Type.Object(
     notification_id: Nullable(Type.String()),
     channel: ChannelSchema,
     target: Type.String({ description: 'Email address or URL, as configured when the notification was created.' }),
-    status: Type.String({ enum: [...DELIVERY_STATUSES], description: '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or refused: see last_error).' }),
+    status: StringEnum(DELIVERY_STATUSES, { description: '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or refused: see last_error).' }),
     attempts: Type.Integer(),
     max_attempts: Type.Integer(),
     next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
@@ -75,7 +75,7 @@ export const ListDeliveriesQuery = Type.Object(
   {
     notification_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     channel: Type.Optional(ChannelSchema),
-    status: Type.Optional(Type.String({ enum: [...DELIVERY_STATUSES] })),
+    status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
     limit: Limit,
     offset: Offset,
   },

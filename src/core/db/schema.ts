@@ -1,5 +1,14 @@
 // Row types of every table, as Kysely sees them. Timestamps are ISO strings, booleans 0/1 integers,
 // JSON documents text: the one representation both SQLite and PostgreSQL store the same way.
+// Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
+import type { AlertSeverity, AlertType } from '../../alerts/contract.js';
+import type { Plan } from '../../config.js';
+import type { EvalStatus } from '../../evals/verdict.js';
+import type { AttemptStatus, PipelineStatus, RunStatus, StageStatus } from '../../pipelines/engine/statuses.js';
+import type { SessionStatus } from '../../sessions/timeline.js';
+import type { SnapshotKind, SnapshotStatus } from '../../snapshots/contract.js';
+import type { Scope } from '../access.js';
+import type { DeliveryStatus } from '../outbox/store.js';
 
 export interface AccountsTable {
   id: string;
@@ -7,7 +16,7 @@ export interface AccountsTable {
   email_normalized: string;
   name: string | null;
   password_hash: string;
-  plan: string;
+  plan: Plan;
   created_at: string;
   updated_at: string;
 }
@@ -16,7 +25,7 @@ export interface ApiKeysTable {
   id: string;
   account_id: string;
   name: string;
-  scope: string;
+  scope: Scope;
   display_prefix: string;
   key_hash: string;
   created_at: string;
@@ -103,8 +112,8 @@ export interface ServerSettingsTable {
 export interface AlertsTable {
   id: string;
   account_id: string;
-  type: string;
-  severity: string;
+  type: AlertType;
+  severity: AlertSeverity;
   message: string;
   sandbox_id: string | null;
   /** What the alert is about (`sandbox`, `session`, `run`); one open alert per (type, resource). */
@@ -172,7 +181,7 @@ export interface OutboxTable {
   /** JSON document the handler sends. */
   payload: string;
   /** `pending`, `delivering` (leased by a worker), `delivered`, `failed`. */
-  status: string;
+  status: DeliveryStatus;
   attempts: number;
   max_attempts: number;
   next_attempt_at: string;
@@ -207,7 +216,7 @@ export interface SessionsTable {
   sandbox_id: string | null;
   /** The run whose timeline this session records. */
   pipeline_run_id: string | null;
-  status: string;
+  status: SessionStatus;
   agent_type: string | null;
   model: string | null;
   /** bigint: PostgreSQL hands these back as strings. */
@@ -281,7 +290,7 @@ export interface PipelinesTable {
   id: string;
   account_id: string;
   name: string;
-  status: string;
+  status: PipelineStatus;
   version: number;
   created_at: string;
   updated_at: string;
@@ -304,7 +313,7 @@ export interface PipelineRunsTable {
   pipeline_id: string;
   pipeline_name: string;
   version: number;
-  status: string;
+  status: RunStatus;
   trigger: string;
   /** JSON `{env, repo, branch}`. */
   input: string;
@@ -324,7 +333,7 @@ export interface PipelineRunStagesTable {
   position: number;
   name: string;
   type: string;
-  status: string;
+  status: StageStatus;
   attempt: number;
   failures: number;
   next_attempt_at: string | null;
@@ -350,7 +359,7 @@ export interface PipelineStageAttemptsTable {
   run_stage_id: string;
   attempt: number;
   worker_id: string;
-  status: string;
+  status: AttemptStatus;
   exit_code: number | null;
   error: string | null;
   sandbox_id: string | null;
@@ -460,7 +469,7 @@ export interface EvalResultsTable {
   scenario_id: string | null;
   suite_id: string | null;
   /** `passed`, `failed` or `errored`. */
-  status: string;
+  status: EvalStatus;
   pass_rate: number;
   score: number;
   cost_usd: number;
@@ -488,10 +497,8 @@ export interface SnapshotsTable {
   /** The sandbox's template: a snapshot holds changes relative to it, so it restores only onto the same one. */
   template: string;
   name: string;
-  /** `manual` (POST …/snapshots) or `pause` (taken automatically when the sandbox was paused). */
-  kind: string;
-  /** `creating`, `completed` or `failed`. */
-  status: string;
+  kind: SnapshotKind;
+  status: SnapshotStatus;
   error: string | null;
   size_bytes: number | string;
   storage_key: string;

@@ -207,7 +207,7 @@ export class Transitions {
           continue;
         }
         const attempt = stage.attempt + 1;
-        const changes = { status: 'running', attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
+        const changes = { status: 'running' as const, attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
         await store.updateStage(trx, stage.id, changes);
         await trx.insertInto('pipeline_stage_attempts').values({ run_stage_id: stage.id, attempt, worker_id: workerId, status: 'running', exit_code: null, error: null, sandbox_id: null, stdout: '', stderr: '', started_at: nowText, completed_at: null }).execute();
         await this.emit(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
@@ -360,7 +360,7 @@ export class Transitions {
       const now = nowIso();
       const approved = decision.decision === 'approve';
       const changes = {
-        status: approved ? 'succeeded' : 'canceled',
+        status: approved ? ('succeeded' as const) : ('canceled' as const),
         approval_decision: decision.decision,
         approval_by: decision.by,
         approval_comment: decision.comment,
