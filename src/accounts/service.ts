@@ -12,6 +12,7 @@ import { CredentialCache } from './credential-cache.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from './passwords.js';
 import { API_KEY_PREFIX, SESSION_TOKEN_PREFIX, digestSecret, displayPrefix, newApiKey, newSessionToken } from './secrets.js';
 import * as store from './store.js';
+import type { Logger } from '../core/logging.js';
 
 export interface AccountView {
   id: string;
@@ -64,7 +65,7 @@ export class AccountService {
     private readonly db: Kysely<Database>,
     private readonly config: Config,
     private readonly loginFailures: Limiter,
-    private readonly log: { warn(obj: object, msg: string): void },
+    private readonly log: Logger,
   ) {}
 
   async signup(input: { email: string; password: string; name?: string }, plan: Plan = 'free') {

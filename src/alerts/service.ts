@@ -11,6 +11,7 @@ import type { NotificationService } from './notifications/service.js';
 import { DEFAULT_CHANNELS, RULE_DEFAULTS, thresholdProblem, type Channel } from './rules.js';
 import * as store from './store.js';
 import { ALERT_TITLES, alertView, ruleView } from './views.js';
+import type { Tx } from '../core/db/handles.js';
 
 const MESSAGE_MAX_CHARS = 2000;
 
@@ -21,8 +22,8 @@ export interface RuleUpdate {
 }
 
 /** Runs `work` in `db` when it already is a transaction, else in a new one. */
-function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+function inTransaction<T>(db: Kysely<Database>, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Tx) : db.transaction().execute(work);
 }
 
 export class AlertService implements AlertRaiser, AlertThresholds {

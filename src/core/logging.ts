@@ -31,3 +31,14 @@ export function loggerOptions(level: string, stream?: DestinationStream): Logger
     stream: stream ?? pino.destination({ fd: 2, sync: false }),
   };
 }
+
+/**
+ * What a component logs through: structured fields first, then the message (pino's order). `app.log`
+ * is one; tests pass a quiet one. Every service, worker and task takes this type, not its own.
+ */
+export interface Logger {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}

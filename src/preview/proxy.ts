@@ -6,7 +6,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Limiter } from '../core/rate-limit.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import type { LivePort, PortDetector } from '../ports/detector.js';
@@ -16,6 +15,7 @@ import { errorPage, LOGIN_PATH, passwordPage } from './password-page.js';
 import { basicAuthPassword, type PreviewProtection } from './protection.js';
 import { RelayProcess, type RelayGroup, type RelayProof } from './relay-process.js';
 import type { RequestHead } from './request-head.js';
+import type { Logger } from '../core/logging.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;
 const LOGIN_BODY_MAX_BYTES = 8192;
@@ -31,7 +31,7 @@ export interface PreviewProxyOptions {
   /** Status of a sandbox the detector does not see running, or null when there is no such sandbox. */
   sandboxStatus(id: string): Promise<string | null>;
   recordActivity(id: string): Promise<void>;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 /** What to answer instead of proxying. */

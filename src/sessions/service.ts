@@ -16,18 +16,14 @@ import { appendEvents, countColumn, type SessionRow, type TimelineEvent, type Se
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
 import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
 import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
+import type { Logger } from '../core/logging.js';
+import type { Tx } from '../core/db/handles.js';
 
 /** Characters of a command's output kept in its recorded event. */
 export const RECORDED_OUTPUT_CHARS = 16 * 1024;
 export const EXEC_AGENT_TYPE = 'paddock-exec';
 /** Sequences are PostgreSQL integers; a page bound past this would not fit. */
 const MAX_SEQUENCE = 2 ** 31 - 1 - 2 * 1000;
-
-export interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface IngestResult {
   accepted: number;
@@ -207,7 +203,7 @@ export class SessionService {
   }
 
   /** Writes events after the session's last one, with their findings and the new totals. */
-  private async append(trx: Kysely<Database>, session: SessionRow, events: TimelineEvent[], now: string): Promise<SessionRow> {
+  private async append(trx: Tx, session: SessionRow, events: TimelineEvent[], now: string): Promise<SessionRow> {
     if (!events.length) return session;
     const { rows, changes, findings } = appendEvents(session, events, this.prices, now);
     await store.insertEvents(trx, this.dialect, rows);
@@ -266,7 +262,7 @@ export class SessionService {
   }
 
   /** Creates the run's session inside the transaction that creates the run (after the run row: the session references it). */
-  async openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void> {
+  async openRunSession(trx: Tx, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void> {
     await trx.insertInto('sessions').values(newSessionRow(run.accountId, run.sessionId, { sandboxId: null, pipelineRunId: run.runId }, now, PIPELINE_AGENT_TYPE)).execute();
   }
 
@@ -276,7 +272,7 @@ export class SessionService {
    * A trust fall is checked at once but outside that transaction: the check locks the session row, which
    * the transition holds until it commits, so it reads the fall once committed (or nothing, on a rollback).
    */
-  async recordRunEvent(trx: Kysely<Database>, runId: string, event: RunEvent): Promise<void> {
+  async recordRunEvent(trx: Tx, runId: string, event: RunEvent): Promise<void> {
     const session = await store.lockRunSession(trx, this.dialect, runId);
     if (!session) return;
     const updated = await this.append(trx, session, [runTimelineEvent(event)], nowIso());

@@ -1,11 +1,10 @@
 // SQL for sessions, their events and findings.
-import { CompiledQuery, sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Updateable } from 'kysely';
 import type { Dialect } from '../core/db/database.js';
-import type { Database, SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
+import type { SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
 import type { EventType } from './ingest-validation.js';
 import type { EventRow, SessionRow, SessionStatus } from './timeline.js';
-
-type Db = Kysely<Database>;
+import type { Db } from '../core/db/handles.js';
 
 /** Creates the session unless the account already has one with this id. */
 export async function ensureSession(db: Db, row: Insertable<SessionsTable>): Promise<void> {

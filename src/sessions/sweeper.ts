@@ -1,6 +1,7 @@
 // Runs the session sweep (inactivity timeout, pending trust alerts) on a timer while the app is up.
 import { PeriodicTask } from '../core/periodic-task.js';
-import type { Logger, SessionService } from './service.js';
+import type { SessionService } from './service.js';
+import type { Logger } from '../core/logging.js';
 
 /** Often enough that a session times out within a quarter of the timeout past it, at most every 30 s. */
 export function sweepIntervalMs(inactivityTimeoutSeconds: number): number {

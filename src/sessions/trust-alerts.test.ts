@@ -13,7 +13,7 @@ import { PriceTable } from './pricing.js';
 import { SessionService } from './service.js';
 import { trustAlertsDue, type TrustAlertRaiser, type TrustThresholds } from './trust-alerts.js';
 
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 function thresholds(overrides: Partial<TrustThresholds> = {}): TrustThresholds {
   const all = Object.fromEntries(ALERT_TYPES.map((type) => [type, { enabled: true, threshold: null }])) as TrustThresholds;

@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely';
 import type { AlertRaiser, AlertThresholds, AlertType } from '../alerts/contract.js';
 import type { Dialect } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
-import type { Logger } from './service.js';
 import * as store from './store.js';
+import type { Logger } from '../core/logging.js';
 
 export type TrustAlertRaiser = AlertRaiser & AlertThresholds;
 export type TrustThresholds = Awaited<ReturnType<AlertThresholds['thresholds']>>;

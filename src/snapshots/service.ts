@@ -11,11 +11,12 @@ import { Conflict, Forbidden, Invalid, LimitExceeded, NotFound } from '../core/e
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import type { Logger, PauseSnapshot, SandboxService } from '../sandboxes/service.js';
+import type { PauseSnapshot, SandboxService } from '../sandboxes/service.js';
 import { lockAccount, type SandboxRow } from '../sandboxes/store.js';
 import { checkDownloadSignature, downloadSignature } from './download-url.js';
 import type { SnapshotStorage } from './storage.js';
 import * as store from './store.js';
+import type { Logger } from '../core/logging.js';
 
 export type SnapshotLimits = Config['snapshots'];
 

@@ -9,7 +9,8 @@ import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import * as store from './store.js';
 import type { DeliveryHandler, OutboxSettings } from './delivery.js';
-import { OutboxWorker, type WorkerLogger } from './worker.js';
+import { OutboxWorker } from './worker.js';
+import type { Logger } from '../logging.js';
 
 export { DeliveryFailed, type Delivery, type DeliveryHandler, type DeliveryResult, type OutboxSettings } from './delivery.js';
 
@@ -29,7 +30,7 @@ export class Outbox {
     private readonly db: Kysely<Database>,
     dialect: Dialect,
     private readonly settings: OutboxSettings,
-    log: WorkerLogger,
+    log: Logger,
   ) {
     this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log);
   }

@@ -9,16 +9,12 @@ import { retryDelayMs } from './backoff.js';
 import { DeliveryFailed, type DeliveryHandler, type OutboxSettings } from './delivery.js';
 import * as store from './store.js';
 import { PeriodicTask } from '../periodic-task.js';
+import type { Logger } from '../logging.js';
 
 const BATCH_SIZE = 10;
 const ERROR_CHARS = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 500;
-
-export interface WorkerLogger {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 interface AttemptResult {
   ok: boolean;
@@ -38,7 +34,7 @@ export class OutboxWorker {
     private readonly dialect: Dialect,
     private readonly settings: OutboxSettings,
     private readonly handlers: ReadonlyMap<string, DeliveryHandler>,
-    private readonly log: WorkerLogger,
+    private readonly log: Logger,
   ) {
     this.task = new PeriodicTask('outbox worker pass', settings.pollIntervalMs, () => this.drain(), log);
   }

@@ -15,16 +15,17 @@ import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
 import type { StageOutcome } from '../stages/contract.js';
 import { effectiveStage, finalRunStatus, isTerminal, readiness, retryDelayMs, type StageSnapshot } from './dag.js';
+import type { Tx, Db } from '../../core/db/handles.js';
 
 export interface ApprovalNotifier {
   /** Records the approval request notification inside `trx` (deliveries go through the outbox). */
-  notify(trx: Kysely<Database>, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
+  notify(trx: Tx, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
 }
 
 /** The sessions feature: each run's session, written inside the transitions' transactions. */
 export interface RunSessions {
-  openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void>;
-  recordRunEvent(trx: Kysely<Database>, runId: string, event: { type: string; stage: string | null; data: Record<string, unknown>; at: string }): Promise<void>;
+  openRunSession(trx: Tx, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void>;
+  recordRunEvent(trx: Tx, runId: string, event: { type: string; stage: string | null; data: Record<string, unknown>; at: string }): Promise<void>;
 }
 
 export interface ClaimedAttempt {
@@ -54,7 +55,7 @@ export class Transitions {
   ) {}
 
   /** A lifecycle event: into the run's timeline and its session, in the caller's transaction. */
-  private async emit(trx: Kysely<Database>, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
+  private async emit(trx: Tx, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
     await store.appendEvent(trx, run, type, stage, data, at);
     await this.sessions.recordRunEvent(trx, run.id, { type, stage, data, at });
   }
@@ -120,7 +121,7 @@ export class Transitions {
    * Decides every waiting stage whose dependencies are finished (start or skip, repeatedly, since a
    * skip can finish another stage's dependencies), then ends the run when nothing is left.
    */
-  private async advance(trx: Kysely<Database>, run: store.RunRow): Promise<void> {
+  private async advance(trx: Tx, run: store.RunRow): Promise<void> {
     if (!['pending', 'running', 'paused'].includes(run.status)) return;
     const definition = await this.definition(trx, run.pipeline_id, run.version);
     const byDefinition = new Map(definition.stages.map((stage) => [stage.name, stage]));
@@ -155,12 +156,12 @@ export class Transitions {
     return this.scope(this.db, run, await store.stagesOf(this.db, runId));
   }
 
-  private async scope(trx: Kysely<Database>, run: store.RunRow, rows: store.RunStageRow[]) {
+  private async scope(db: Db, run: store.RunRow, rows: store.RunStageRow[]) {
     const input = JSON.parse(run.input);
-    return { input: { ...input, trigger: run.trigger }, stages: stageScope(rows), state: await this.state.values(run.id, trx) };
+    return { input: { ...input, trigger: run.trigger }, stages: stageScope(rows), state: await this.state.values(run.id, db) };
   }
 
-  private async finishRun(trx: Kysely<Database>, run: store.RunRow, status: 'succeeded' | 'failed' | 'canceled', error: string | null, now: string): Promise<void> {
+  private async finishRun(trx: Tx, run: store.RunRow, status: 'succeeded' | 'failed' | 'canceled', error: string | null, now: string): Promise<void> {
     run.status = status;
     await store.updateRun(trx, run.id, { status, error, completed_at: now, updated_at: now });
     const type = status === 'succeeded' ? 'pipeline.run.completed' : status === 'failed' ? 'pipeline.run.failed' : 'pipeline.run.canceled';
@@ -168,7 +169,7 @@ export class Transitions {
   }
 
   /** Marks every unfinished stage canceled (running ones stop at their worker's next heartbeat). */
-  private async cancelRemaining(trx: Kysely<Database>, runId: string, now: string): Promise<void> {
+  private async cancelRemaining(trx: Tx, runId: string, now: string): Promise<void> {
     await trx
       .updateTable('pipeline_run_stages')
       .set({ status: 'canceled', completed_at: now, updated_at: now, lease_owner: null, lease_expires_at: null })
@@ -220,7 +221,7 @@ export class Transitions {
     });
   }
 
-  private async pauseForApproval(trx: Kysely<Database>, run: store.RunRow, stage: store.RunStageRow, definition: StageDefinition, now: Date): Promise<void> {
+  private async pauseForApproval(trx: Tx, run: store.RunRow, stage: store.RunStageRow, definition: StageDefinition, now: Date): Promise<void> {
     const nowText = now.toISOString();
     const sla = definition.config?.sla_timeout as string | undefined;
     const deadline = sla ? new Date(now.getTime() + parseDurationMs(sla)!).toISOString() : null;

@@ -3,13 +3,14 @@
 import { type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../../core/db/database.js';
 import type { Database, PipelineRunsTable, PipelineRunStagesTable, PipelineStageAttemptsTable } from '../../core/db/schema.js';
+import type { Tx } from '../../core/db/handles.js';
 
 export type RunRow = Selectable<PipelineRunsTable>;
 export type RunStageRow = Selectable<PipelineRunStagesTable>;
 export type AttemptRow = Selectable<PipelineStageAttemptsTable>;
 
 /** Reads the run and, on PostgreSQL, locks its row until the transaction ends: one decision at a time per run. */
-export async function lockRun(trx: Kysely<Database>, dialect: Dialect, runId: string): Promise<RunRow | undefined> {
+export async function lockRun(trx: Tx, dialect: Dialect, runId: string): Promise<RunRow | undefined> {
   let query = trx.selectFrom('pipeline_runs').selectAll().where('id', '=', runId);
   if (dialect === 'postgres') query = query.forUpdate();
   return query.executeTakeFirst();
@@ -51,7 +52,7 @@ export async function attemptsOf(db: Kysely<Database>, stageId: string): Promise
 }
 
 /** Candidate stage ids for a claim: due pending stages of runs that may progress, and running stages whose lease expired. */
-export async function claimable(trx: Kysely<Database>, dialect: Dialect, now: string, limit: number): Promise<RunStageRow[]> {
+export async function claimable(trx: Tx, dialect: Dialect, now: string, limit: number): Promise<RunStageRow[]> {
   const base = trx
     .selectFrom('pipeline_run_stages as s')
     .innerJoin('pipeline_runs as r', 'r.id', 's.run_id')
