@@ -150,7 +150,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const { alerts, notifications, outbox } = await registerAlerts(app, config, storage);
 
   const meter = new ComputeMeter(storage.db, config.computeRates);
-  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
+  const sessions = new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
   const spend = new SpendCalculator(meter, sessions);
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(

@@ -106,7 +106,7 @@ export function buildStageExecutors(options: PipelineOptions, transitions: Trans
 }
 
 export async function registerPipelines(app: FastifyInstance, options: PipelineOptions): Promise<PipelinesFeature> {
-  const { db, dialect } = options.storage;
+  const { db, sqlDialect: dialect } = options.storage;
   const pipelines = new PipelineService(db);
   const state = new StateService(db, dialect);
   const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions);

@@ -2,7 +2,7 @@
 // per batch), the server's own command recordings, replay, summaries and the inactivity timeout.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Insertable } from 'kysely';
-import type { Dialect } from '../core/db/database.js';
+import type { SqlDialect } from '../core/db/dialect.js';
 import type { Database, SessionsTable } from '../core/db/schema.js';
 import { Invalid, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -120,7 +120,7 @@ export class SessionService {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly sandboxes: SandboxDirectory,
     /** The alerts feature; null raises no trust alerts (falls stay recorded as pending). */
     alerts: TrustAlertRaiser | null,

@@ -67,7 +67,7 @@ describe('trust alerts raised by the session service', () => {
   let service: SessionService;
   const accountId = 'acc_test';
   const sandboxId = 'sbx_test';
-  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, 'sqlite', new SandboxDirectory(storage.db), alerts, new PriceTable(), 1800, quiet);
+  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), alerts, new PriceTable(), 1800, quiet);
   const events = (session: string, type: string, payload: object, count = 1) =>
     Array.from({ length: count }, () => ({ session_id: session, sandbox_id: sandboxId, type, timestamp: new Date().toISOString(), payload }));
   const session = (id: string) => storage.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@
 // for their kind, retrying with backoff until delivered or out of attempts. Rows and their attempts are
 // the record users see.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -28,7 +28,7 @@ export class Outbox {
 
   constructor(
     private readonly db: Kysely<Database>,
-    dialect: Dialect,
+    dialect: SqlDialect,
     private readonly settings: OutboxSettings,
     log: Logger,
   ) {

@@ -1,6 +1,6 @@
 // SQL for the outbox: enqueue, claim due rows under a lease, record each attempt, finish.
 import type { Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { SqlDialect } from '../db/dialect.js';
 import type { Database, OutboxAttemptsTable, OutboxTable } from '../db/schema.js';
 
 export type DeliveryRow = Selectable<OutboxTable>;
@@ -26,7 +26,7 @@ export interface ClaimRequest {
  * and counts the attempt. On PostgreSQL rows locked by another worker's claim are skipped, so two
  * workers never take the same row; SQLite runs one writer at a time.
  */
-export async function claimDue(db: Kysely<Database>, dialect: Dialect, request: ClaimRequest): Promise<DeliveryRow[]> {
+export async function claimDue(db: Kysely<Database>, dialect: SqlDialect, request: ClaimRequest): Promise<DeliveryRow[]> {
   if (!request.kinds.length) return [];
   return db
     .updateTable('outbox')
@@ -50,7 +50,7 @@ export async function claimDue(db: Kysely<Database>, dialect: Dialect, request: 
         )
         .orderBy('next_attempt_at')
         .limit(request.limit)
-        .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+        .$call((q) => dialect.forUpdateSkipLocked(q)),
     )
     .returningAll()
     .execute();

@@ -2,7 +2,7 @@
 // records the attempt, and schedules a retry with backoff or gives up. Polls, and wakes early when told
 // something was enqueued. A crashed worker's rows come back when their lease expires.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { retryDelayMs } from './backoff.js';
@@ -31,7 +31,7 @@ export class OutboxWorker {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly settings: OutboxSettings,
     private readonly handlers: ReadonlyMap<string, DeliveryHandler>,
     private readonly log: Logger,

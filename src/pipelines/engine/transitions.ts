@@ -2,7 +2,7 @@
 // the timeline event it emits. The worker (worker.ts) and the runs service call these; nothing else
 // writes run or stage statuses.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../core/db/database.js';
+import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
 import { Conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -48,7 +48,7 @@ export class Transitions {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly state: StateService,
     private readonly notifier: ApprovalNotifier,
     private readonly sessions: RunSessions,
