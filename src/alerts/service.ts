@@ -104,7 +104,7 @@ export class AlertService implements AlertRaiser, AlertThresholds {
     await this.ensureRules(this.db, accountId);
     const row = await store.findRule(this.db, accountId, id);
     if (!row) throw new NotFound('alert rule');
-    const type = row.type as AlertType;
+    const type = row.type;
     if (update.threshold !== undefined) {
       const problem = thresholdProblem(type, update.threshold);
       if (problem) throw new Invalid('body.threshold', problem);
@@ -121,7 +121,7 @@ export class AlertService implements AlertRaiser, AlertThresholds {
   async thresholds(accountId: string) {
     const rows = await this.ensureRules(this.db, accountId);
     const result = {} as Record<AlertType, { enabled: boolean; threshold: number | null }>;
-    for (const row of rows) result[row.type as AlertType] = { enabled: row.enabled === 1, threshold: row.threshold === null ? null : Number(row.threshold) };
+    for (const row of rows) result[row.type] = { enabled: row.enabled === 1, threshold: row.threshold === null ? null : Number(row.threshold) };
     return result;
   }
 

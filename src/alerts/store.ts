@@ -84,7 +84,7 @@ export function findRule(db: Kysely<Database>, accountId: string, id: string) {
   return db.selectFrom('alert_rules').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export function findRuleByType(db: Kysely<Database>, accountId: string, type: string) {
+export function findRuleByType(db: Kysely<Database>, accountId: string, type: AlertType) {
   return db.selectFrom('alert_rules').selectAll().where('account_id', '=', accountId).where('type', '=', type).executeTakeFirst();
 }
 

@@ -3,12 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { NotificationService } from '../alerts/notifications/service.js';
-import type { Config, Plan } from '../config.js';
+import type { Config } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
 import type { SandboxService } from '../sandboxes/service.js';
-import type { ApprovalChannel } from './definition/approval-channels.js';
 import { Transitions, type ApprovalNotifier, type RunSessions } from './engine/transitions.js';
 import { PipelineWorker } from './engine/worker.js';
 import { runRoutes } from './run-routes.js';
@@ -21,6 +20,7 @@ import { gateExecutor } from './stages/gate.js';
 import type { StageExecutors } from './stages/registry.js';
 import { StateGateway } from './state/gateway.js';
 import { StateService } from './state/service.js';
+import { configOf } from './definition/types.js';
 
 export interface PipelinesFeature {
   pipelines: PipelineService;
@@ -47,14 +47,15 @@ export interface PipelineOptions {
 
 async function principalFor(db: Kysely<Database>, accountId: string): Promise<Principal> {
   const account = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirstOrThrow();
-  return { accountId, plan: account.plan as Plan, scope: 'full', keyId: null };
+  return { accountId, plan: account.plan, scope: 'full', keyId: null };
 }
 
 function approvalNotifier(notifications: NotificationService): ApprovalNotifier {
   return {
     async notify(trx, { accountId, run, stage, deadline }) {
-      const channels = ((stage.config?.channels as ApprovalChannel[] | undefined) ?? ['dashboard']).filter((channel) => channel !== 'dashboard');
-      const message = (stage.config?.message as string | undefined) ?? `Stage ${stage.name} of pipeline ${run.pipeline_name} is waiting for approval.`;
+      const approval = configOf(stage, 'await_approval');
+      const channels = (approval?.channels ?? ['dashboard']).filter((channel) => channel !== 'dashboard');
+      const message = approval?.message ?? `Stage ${stage.name} of pipeline ${run.pipeline_name} is waiting for approval.`;
       await notifications.create(trx, {
         accountId,
         alertId: null,

@@ -129,7 +129,7 @@ export interface AlertsTable {
 export interface AlertRulesTable {
   id: string;
   account_id: string;
-  type: string;
+  type: AlertType;
   enabled: number;
   threshold: number | null;
   /** JSON array of channel names. */

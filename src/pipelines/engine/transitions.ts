@@ -8,7 +8,7 @@ import { Conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import { parseDurationMs } from '../definition/duration.js';
-import type { PipelineDefinition, StageDefinition } from '../definition/types.js';
+import { type PipelineDefinition, type StageDefinition, configOf } from '../definition/types.js';
 import * as pipelineStore from '../store.js';
 import { parseVersion } from '../service.js';
 import * as store from '../runs/store.js';
@@ -223,12 +223,13 @@ export class Transitions {
 
   private async pauseForApproval(trx: Tx, run: store.RunRow, stage: store.RunStageRow, definition: StageDefinition, now: Date): Promise<void> {
     const nowText = now.toISOString();
-    const sla = definition.config?.sla_timeout as string | undefined;
+    const approval = configOf(definition, 'await_approval');
+    const sla = approval?.sla_timeout;
     const deadline = sla ? new Date(now.getTime() + parseDurationMs(sla)!).toISOString() : null;
     await store.updateStage(trx, stage.id, { status: 'paused_approval', attempt: stage.attempt + 1, started_at: stage.started_at ?? nowText, approval_deadline: deadline, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: nowText });
     run.status = 'paused';
     await store.updateRun(trx, run.id, { status: 'paused', updated_at: nowText });
-    await this.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
+    await this.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: approval?.message ?? null, channels: approval?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
     await this.notifier.notify(trx, { accountId: run.account_id, run, stage: definition, deadline });
   }
 
@@ -402,7 +403,7 @@ export class Transitions {
     const overdue: { runId: string; decision: 'approve' | 'reject' }[] = [];
     for (const row of rows) {
       const definition = await this.definition(this.db, row.pipeline_id, row.version);
-      const auto = definition.stages.find((s) => s.name === row.name)?.config?.auto_decision;
+      const auto = configOf(definition.stages.find((s) => s.name === row.name), 'await_approval')?.auto_decision;
       overdue.push({ runId: row.run_id, decision: auto === 'approve' ? 'approve' : 'reject' });
     }
     return overdue;
