@@ -5,7 +5,7 @@
 // database, and a callback to a private target is refused at delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/core/webhooks/signature.js';
-import { BudgetSweeper } from '../../src/sandboxes/budgets/sweeper.js';
+import { BudgetSweeper } from '../../src/budgets/sweeper.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { startHttpReceiver, waitFor, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
 

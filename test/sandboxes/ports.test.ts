@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { markListening } from '../../src/sandboxes/ports/store.js';
+import { markListening } from '../../src/ports/store.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const COMBOS = RUNTIMES.flatMap((runtime) => BACKENDS.map((backend) => [runtime, backend] as const));

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadSignature } from '../../src/sandboxes/snapshots/download-url.js';
+import { downloadSignature } from '../../src/snapshots/download-url.js';
 import { derivedKey } from '../../src/secrets/key.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 
