@@ -36,7 +36,7 @@ async function measure(backend: 'sqlite' | 'postgres'): Promise<BenchRow> {
       const started = performance.now();
       for (let i = 0; i < EVENTS_PER_ROUND; i++) {
         await storage.db.transaction().execute(async (trx) => {
-          const row = (await runs.lockRun(trx, storage.dialect, run.id))!;
+          const row = (await runs.lockRun(trx, storage.sqlDialect, run.id))!;
           const at = new Date().toISOString();
           await runs.appendEvent(trx, row, 'pipeline.stage.completed', 'build', data, at);
           if (withSession) await services.sessions.recordRunEvent(trx, row.id, { type: 'pipeline.stage.completed', stage: 'build', data, at });

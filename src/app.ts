@@ -160,7 +160,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const webhooks = await registerWebhooks(app, { config, storage, outbox });
 
   const meter = new ComputeMeter(storage.db, config.computeRates);
-  const sessions = new SessionService(storage.db, storage.dialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
+  const sessions = new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
   const spend = new SpendCalculator(meter, sessions);
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(

@@ -7,7 +7,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { TEMPLATE_NAMES } from './runtime/templates/catalog.js';
 
-export type Plan = 'free' | 'pro' | 'team' | 'enterprise';
+export type { Plan } from './core/db/column-values.js';
+import type { Plan } from './core/db/column-values.js';
 
 /** A model's list price in an operator price file (and in the sessions feature's built-in table). */
 export interface ModelPrice {

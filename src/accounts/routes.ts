@@ -1,19 +1,19 @@
 // HTTP surface of accounts: signup and login (open), the account, and its API keys.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Scope as ScopeName } from '../core/access.js';
 import { ErrorResponse } from '../core/error-body.js';
 import type { AccountService } from './service.js';
 import { Account, ApiKey, CreateKeyBody, CreatedKey, KeyParams, LoginBody, LoginResponse, SignupBody, SignupResponse } from './schemas.js';
+import { NoContent } from '../core/schemas.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 
-export function accountRoutes(service: AccountService) {
-  return async function register(app: FastifyInstance) {
+export function accountRoutes(service: AccountService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     app.addSchema(Account);
     app.addSchema(ApiKey);
 
-    app.post<{ Body: { email: string; password: string; name?: string } }>('/signup', {
+    app.post('/signup', {
       config: { access: { kind: 'open', limit: 'open' } },
       schema: {
         tags: ['accounts'],
@@ -25,7 +25,7 @@ export function accountRoutes(service: AccountService) {
       handler: async (request, reply) => reply.code(201).send(await service.signup(request.body)),
     });
 
-    app.post<{ Body: { email: string; password: string } }>('/login', {
+    app.post('/login', {
       config: { access: { kind: 'open', limit: 'open' } },
       schema: {
         tags: ['accounts'],
@@ -49,7 +49,7 @@ export function accountRoutes(service: AccountService) {
       handler: async (request) => service.listKeys(request.principal!.accountId),
     });
 
-    app.post<{ Body: { name: string; scope?: ScopeName; expires_at?: string } }>('/v1/account/keys', {
+    app.post('/v1/account/keys', {
       config: { access: { kind: 'key', area: 'account' }, idempotent: true },
       schema: {
         tags: ['accounts'],
@@ -61,9 +61,9 @@ export function accountRoutes(service: AccountService) {
       handler: async (request, reply) => reply.code(201).send(await service.createKey(request.principal!, request.body)),
     });
 
-    app.delete<{ Params: { id: string } }>('/v1/account/keys/:id', {
+    app.delete('/v1/account/keys/:id', {
       config: { access: { kind: 'key', area: 'account' } },
-      schema: { tags: ['accounts'], summary: 'Revoke an API key', params: KeyParams, response: { 204: Type.Null(), 404: ErrorResponse, ...errors } },
+      schema: { tags: ['accounts'], summary: 'Revoke an API key', params: KeyParams, response: { 204: NoContent, 404: ErrorResponse, ...errors } },
       handler: async (request, reply) => {
         await service.revokeKey(request.principal!.accountId, request.params.id);
         return reply.code(204).send();

@@ -1,12 +1,13 @@
 // Request and response shapes of the account endpoints; they validate input and document the API.
 import { Type } from '@sinclair/typebox';
+import { StringEnum } from '../core/schemas.js';
 
 export const Account = Type.Object(
   {
     id: Type.String({ examples: ['acc_01jz8k3m2q7c9w4x5y6z7a8b9c'] }),
     email: Type.String({ format: 'email' }),
     name: Type.Union([Type.String(), Type.Null()]),
-    plan: Type.String({ enum: ['free', 'pro', 'team', 'enterprise'] }),
+    plan: StringEnum(['free', 'pro', 'team', 'enterprise']),
     created_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'Account' },

@@ -13,12 +13,13 @@ import { isoAfterSeconds, nowIso } from '../core/time.js';
 import { CredentialCache } from './credential-cache.js';
 import { API_KEY_PREFIX, SESSION_TOKEN_PREFIX, digestSecret, displayPrefix, newApiKey, newSessionToken } from './secrets.js';
 import * as store from './store.js';
+import type { Logger } from '../core/logging.js';
 
 export interface AccountView {
   id: string;
   email: string;
   name: string | null;
-  plan: string;
+  plan: Plan;
   created_at: string;
 }
 
@@ -67,7 +68,7 @@ export class AccountService {
     private readonly db: Kysely<Database>,
     private readonly config: Config,
     private readonly loginFailures: Limiter,
-    private readonly log: { warn(obj: object, msg: string): void },
+    private readonly log: Logger,
   ) {}
 
   /** Holds the account's lock in `trx` while a feature checks a per-account limit and inserts within it. */
@@ -142,13 +143,13 @@ export class AccountService {
     if (credential.startsWith(SESSION_TOKEN_PREFIX)) {
       const session = await store.findSessionByHash(this.db, digest);
       if (!session || session.expires_at <= now) return null;
-      const principal: Principal = { accountId: session.account_id, plan: session.plan as Plan, scope: 'full', keyId: null };
+      const principal: Principal = { accountId: session.account_id, plan: session.plan, scope: 'full', keyId: null };
       this.cache.set(digest, principal, session.expires_at, nowMs);
       return principal;
     }
     const key = await store.findApiKeyByHash(this.db, digest);
     if (!key || key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= now)) return null;
-    const principal: Principal = { accountId: key.account_id, plan: key.plan as Plan, scope: key.scope as Scope, keyId: key.id };
+    const principal: Principal = { accountId: key.account_id, plan: key.plan, scope: key.scope, keyId: key.id };
     this.cache.set(digest, principal, key.expires_at, nowMs);
     this.touch(principal, nowMs);
     return principal;

@@ -1,19 +1,7 @@
 // What other features need to raise an alert, without depending on how alerts are stored or delivered.
 // The alerts feature implements `AlertRaiser`; sessions, sandboxes and budgets call it.
-
-export const ALERT_TYPES = [
-  'budget_warning',
-  'budget_critical',
-  'budget_exceeded',
-  'trust_low',
-  'trust_critical',
-  'sandbox_error',
-  'idle_timeout',
-] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-
-export const ALERT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
-export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+export { ALERT_SEVERITIES, ALERT_TYPES, type AlertSeverity, type AlertType } from '../core/db/column-values.js';
+import type { AlertSeverity, AlertType } from '../core/db/column-values.js';
 
 /** Severity of each type, exactly as the spec's Alerts table. */
 export const ALERT_SEVERITY: Record<AlertType, AlertSeverity> = {

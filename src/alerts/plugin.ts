@@ -18,7 +18,7 @@ export interface AlertsFeature {
 
 export async function registerAlerts(app: FastifyInstance, config: Config, storage: Storage): Promise<AlertsFeature> {
   const policy = { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks };
-  const outbox = new Outbox(storage.db, storage.dialect, config.outbox, app.log);
+  const outbox = new Outbox(storage.db, storage.sqlDialect, config.outbox, app.log);
   let notifications: NotificationService | null = null;
   const channels = createChannels(
     {
@@ -28,7 +28,7 @@ export async function registerAlerts(app: FastifyInstance, config: Config, stora
     },
     outbox,
   );
-  notifications = new NotificationService(storage.db, storage.dialect, outbox, channels.byName, policy);
+  notifications = new NotificationService(storage.db, storage.sqlDialect, outbox, channels.byName, policy);
   const alerts = new AlertService(storage.db, notifications, outbox);
 
   await app.register(alertRoutes(alerts));

@@ -1,8 +1,8 @@
 // HTTP surface of alerts and alert rules.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Channel } from './rules.js';
-import { Alert, AlertRule, IdParams, ListAlertsQuery, MAX_PAGE_LIMIT, UpdateRuleBody, type ListAlertsInput, type UpdateRuleInput } from './schemas.js';
+import { Alert, AlertRule, IdParams, ListAlertsQuery, MAX_PAGE_LIMIT, UpdateRuleBody } from './schemas.js';
 import type { AlertService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
 
@@ -10,14 +10,12 @@ const access = { access: { kind: 'key', area: 'alerts' } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 429: Err };
 
-type Params = { Params: { id: string } };
-
-export function alertRoutes(service: AlertService) {
-  return async function register(app: FastifyInstance) {
+export function alertRoutes(service: AlertService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     app.addSchema(Alert);
     app.addSchema(AlertRule);
 
-    app.get<{ Querystring: ListAlertsInput }>('/v1/alerts', {
+    app.get('/v1/alerts', {
       config: access,
       schema: {
         tags: ['alerts'],
@@ -45,7 +43,7 @@ export function alertRoutes(service: AlertService) {
       handler: async (request) => service.rules(request.principal!.accountId),
     });
 
-    app.put<Params & { Body: UpdateRuleInput }>('/v1/alerts/rules/:id', {
+    app.put('/v1/alerts/rules/:id', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['alerts'],
@@ -61,13 +59,13 @@ export function alertRoutes(service: AlertService) {
       },
     });
 
-    app.get<Params>('/v1/alerts/:id', {
+    app.get('/v1/alerts/:id', {
       config: access,
       schema: { tags: ['alerts'], summary: 'Get an alert', params: IdParams, response: { 200: Type.Ref(Alert), 404: Err, ...errors } },
       handler: async (request) => service.get(request.principal!.accountId, request.params.id),
     });
 
-    app.post<Params>('/v1/alerts/:id/resolve', {
+    app.post('/v1/alerts/:id/resolve', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['alerts'],

@@ -2,19 +2,19 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALERT_SEVERITIES, ALERT_TYPES } from './contract.js';
 import { CHANNELS } from './rules.js';
+import { Nullable, StringEnum } from '../core/schemas.js';
 
 export const MAX_PAGE_LIMIT = 100;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-const AlertTypeSchema = Type.String({ enum: [...ALERT_TYPES] });
-const SeveritySchema = Type.String({ enum: [...ALERT_SEVERITIES] });
-export const ChannelSchema = Type.String({ enum: [...CHANNELS] });
+const AlertTypeSchema = StringEnum(ALERT_TYPES);
+const SeveritySchema = StringEnum(ALERT_SEVERITIES);
+export const ChannelSchema = StringEnum(CHANNELS);
 
 export const Alert = Type.Object(
   {
     id: Type.String(),
     type: AlertTypeSchema,
-    severity: Type.String({ enum: [...ALERT_SEVERITIES], description: 'Fixed per type: budget_warning and trust_low warning; budget_critical, budget_exceeded and trust_critical critical; sandbox_error error; idle_timeout info.' }),
+    severity: StringEnum(ALERT_SEVERITIES, { description: 'Fixed per type: budget_warning and trust_low warning; budget_critical, budget_exceeded and trust_critical critical; sandbox_error error; idle_timeout info.' }),
     message: Type.String(),
     sandbox_id: Nullable(Type.String()),
     resolved: Type.Boolean({ description: 'False when raised; true after POST /v1/alerts/{id}/resolve (or when the raising feature sees the condition clear).' }),
@@ -34,7 +34,7 @@ export const AlertRule = Type.Object(
     threshold: Type.Union([Type.Number(), Type.Null()], {
       description: 'Budget rules: a fraction of the sandbox budget, 0.0-1.0 (defaults 0.8, 0.95, 1.0). Trust rules: a trust score 0-100; the alert is raised when the score drops below it (defaults 70, 50). sandbox_error and idle_timeout: null.',
     }),
-    threshold_unit: Type.Union([Type.String({ enum: ['budget_fraction', 'trust_score'] }), Type.Null()]),
+    threshold_unit: Type.Union([StringEnum(['budget_fraction', 'trust_score']), Type.Null()]),
     channels: Type.Array(ChannelSchema, { description: 'Where alerts of this type are delivered besides the in-app notification; a channel delivers only once GET /v1/notifications/config enables it. Default: all four.' }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

@@ -11,6 +11,7 @@ import type { NotificationService } from './notifications/service.js';
 import { DEFAULT_CHANNELS, RULE_DEFAULTS, thresholdProblem, type Channel } from './rules.js';
 import * as store from './store.js';
 import { ALERT_TITLES, alertView, ruleView } from './views.js';
+import type { Tx } from '../core/db/handles.js';
 
 const MESSAGE_MAX_CHARS = 2000;
 
@@ -21,8 +22,8 @@ export interface RuleUpdate {
 }
 
 /** Runs `work` in `db` when it already is a transaction, else in a new one. */
-function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+function inTransaction<T>(db: Kysely<Database>, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Tx) : db.transaction().execute(work);
 }
 
 export class AlertService implements AlertRaiser, AlertThresholds {
@@ -103,7 +104,7 @@ export class AlertService implements AlertRaiser, AlertThresholds {
     await this.ensureRules(this.db, accountId);
     const row = await store.findRule(this.db, accountId, id);
     if (!row) throw new NotFound('alert rule');
-    const type = row.type as AlertType;
+    const type = row.type;
     if (update.threshold !== undefined) {
       const problem = thresholdProblem(type, update.threshold);
       if (problem) throw new Invalid('body.threshold', problem);
@@ -120,7 +121,7 @@ export class AlertService implements AlertRaiser, AlertThresholds {
   async thresholds(accountId: string) {
     const rows = await this.ensureRules(this.db, accountId);
     const result = {} as Record<AlertType, { enabled: boolean; threshold: number | null }>;
-    for (const row of rows) result[row.type as AlertType] = { enabled: row.enabled === 1, threshold: row.threshold === null ? null : Number(row.threshold) };
+    for (const row of rows) result[row.type] = { enabled: row.enabled === 1, threshold: row.threshold === null ? null : Number(row.threshold) };
     return result;
   }
 

@@ -1,6 +1,7 @@
 // SQL for alerts and alert rules.
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { AlertRulesTable, AlertsTable, Database } from '../core/db/schema.js';
+import type { AlertSeverity, AlertType } from './contract.js';
 
 export type AlertRow = Selectable<AlertsTable>;
 export type RuleRow = Selectable<AlertRulesTable>;
@@ -19,9 +20,9 @@ export async function insertOpenAlert(db: Kysely<Database>, row: AlertRow): Prom
 export interface AlertFilter {
   accountId: string;
   resolved?: boolean;
-  type?: string;
+  type?: AlertType;
   sandboxId?: string;
-  severity?: string;
+  severity?: AlertSeverity;
 }
 
 function filtered(db: Kysely<Database>, filter: AlertFilter) {
@@ -53,7 +54,7 @@ export function resolveAlert(db: Kysely<Database>, accountId: string, id: string
   return db.updateTable('alerts').set({ resolved: 1, resolved_at: now }).where('id', '=', id).where('account_id', '=', accountId).where('resolved', '=', 0).execute();
 }
 
-export function resolveOpenAlert(db: Kysely<Database>, accountId: string, type: string, resource: { kind: string; id: string }, now: string) {
+export function resolveOpenAlert(db: Kysely<Database>, accountId: string, type: AlertType, resource: { kind: string; id: string }, now: string) {
   return db
     .updateTable('alerts')
     .set({ resolved: 1, resolved_at: now })
@@ -83,7 +84,7 @@ export function findRule(db: Kysely<Database>, accountId: string, id: string) {
   return db.selectFrom('alert_rules').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export function findRuleByType(db: Kysely<Database>, accountId: string, type: string) {
+export function findRuleByType(db: Kysely<Database>, accountId: string, type: AlertType) {
   return db.selectFrom('alert_rules').selectAll().where('account_id', '=', accountId).where('type', '=', type).executeTakeFirst();
 }
 

@@ -16,7 +16,7 @@ export const ALERT_TITLES: Record<AlertType, string> = {
 export function alertView(row: AlertRow) {
   return {
     id: row.id,
-    type: row.type as AlertType,
+    type: row.type,
     severity: row.severity,
     message: row.message,
     sandbox_id: row.sandbox_id,
@@ -31,10 +31,10 @@ export function alertView(row: AlertRow) {
 export function ruleView(row: RuleRow) {
   return {
     id: row.id,
-    type: row.type as AlertType,
+    type: row.type,
     enabled: row.enabled === 1,
     threshold: row.threshold === null ? null : Number(row.threshold),
-    threshold_unit: RULE_DEFAULTS[row.type as AlertType].unit,
+    threshold_unit: RULE_DEFAULTS[row.type].unit,
     channels: JSON.parse(row.channels) as string[],
     created_at: row.created_at,
     updated_at: row.updated_at,

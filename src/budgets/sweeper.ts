@@ -9,9 +9,10 @@ import type { Database } from '../core/db/schema.js';
 import { PeriodicTask } from '../core/periodic-task.js';
 import { usd } from '../sandboxes/callbacks/events.js';
 import type { LifecycleConsumer } from '../sandboxes/lifecycle/contract.js';
-import type { Logger, SandboxService } from '../sandboxes/service.js';
+import type { SandboxService } from '../sandboxes/service.js';
 import * as store from '../sandboxes/store.js';
 import { BUDGET_ALERT_BITS, budgetThresholds, decide, msUntilNextThreshold, type BudgetAlert, type BudgetThresholds } from './thresholds.js';
+import type { Logger } from '../core/logging.js';
 
 /** Never wake more often than this, however close a threshold is: the clock and the database are not that precise anyway. */
 const MIN_DELAY_MS = 5;

@@ -1,5 +1,5 @@
 // Who may call what: route metadata declares an area, and this one table decides per scope.
-import type { Plan } from '../config.js';
+import type { Plan } from './db/column-values.js';
 
 export type Scope = 'full' | 'sandbox' | 'read';
 export const SCOPES: readonly Scope[] = ['full', 'sandbox', 'read'];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PeriodicTask } from './periodic-task.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const quietLog = { error: () => {} };
+const quietLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 describe('PeriodicTask', () => {
   it('never runs two passes at once, and stop() waits for the pass in flight', async () => {

@@ -1,10 +1,7 @@
 // A background pass that repeats: never two passes at once, the next one after the delay the pass asks
 // for (or the interval), `wake()` for a pass as soon as possible, and `stop()` that waits for the pass in
 // flight. Sweepers, monitors and the outbox worker all run this way.
-
-export interface PeriodicTaskLogger {
-  error(obj: object, msg: string): void;
-}
+import type { Logger } from './logging.js';
 
 export class PeriodicTask {
   private timer: NodeJS.Timeout | null = null;
@@ -17,7 +14,7 @@ export class PeriodicTask {
     private readonly name: string,
     private readonly intervalMs: number,
     private readonly pass: () => Promise<number | void>,
-    private readonly log: PeriodicTaskLogger,
+    private readonly log: Logger,
   ) {}
 
   /** True between start() and stop(): long passes check it to end early on shutdown. */

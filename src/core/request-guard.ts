@@ -4,7 +4,7 @@
 // needs a full-scope credential. A route that reaches inside a sandbox, snapshot or session declares
 // where it names it (`reaches`); when that thing is confidential, only a scope that reads secrets passes.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
+import type { Plan } from './db/column-values.js';
 import { scopeAllows, scopeReadsSecrets, type ConfidentialLookup, type OpenLimit, type Principal, type RouteAccess } from './access.js';
 import { Forbidden, TooManyRequests, Unauthorized } from './errors.js';
 import type { Limiter, LimiterFactory } from './rate-limit.js';
@@ -13,7 +13,8 @@ import './fastify-types.js';
 const DEFAULT_ACCESS: RouteAccess = { kind: 'key', area: 'account' };
 
 export interface RequestGuardOptions {
-  config: Config;
+  /** Requests per minute: per plan for keys, per IP for open, discovery and system routes. */
+  config: { rateLimitPerMinute: Record<Plan, number>; openRateLimitPerMinute: number; discoveryRateLimitPerMinute: number; systemRateLimitPerMinute: number };
   limiters: LimiterFactory;
   authenticate(credential: string): Promise<Principal | null>;
 }

@@ -1,9 +1,9 @@
 // Liveness, readiness and the machine-readable API description.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 
-export function systemRoutes(isStorageReachable: () => Promise<boolean>) {
-  return async function register(app: FastifyInstance) {
+export function systemRoutes(isStorageReachable: () => Promise<boolean>): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     const open = { access: { kind: 'open', limit: 'system' } } as const;
 
     app.get('/healthz', {

@@ -1,7 +1,6 @@
 // Wires evals into the app: the runner when a sandbox runtime is present, the service and its routes.
 import type { FastifyInstance } from 'fastify';
 import type { AccountService } from '../accounts/service.js';
-import type { Plan } from '../config.js';
 import type { Storage } from '../core/db/database.js';
 import { SandboxDirectory } from '../sandboxes/directory.js';
 import type { SandboxService } from '../sandboxes/service.js';
@@ -24,7 +23,7 @@ export async function registerEvals(app: FastifyInstance, deps: EvalsDeps): Prom
         db: deps.storage.db,
         sandboxes: deps.sandboxes,
         placesOf: (ids) => directory.placesOf(ids),
-        planOf: async (accountId) => (await deps.accounts.getAccount(accountId)).plan as Plan,
+        planOf: async (accountId) => (await deps.accounts.getAccount(accountId)).plan,
         costOfSandboxes: deps.costOfSandboxes,
         log: app.log,
       })

@@ -14,6 +14,7 @@ import { scoreScenario, type Check, type CheckOutcome } from './checks.js';
 import * as store from './store.js';
 import { summarizeRun, type EvalStatus } from './verdict.js';
 import { resultView, type EvalResultView } from './views.js';
+import type { Logger } from '../core/logging.js';
 
 export interface EvalRunnerDeps {
   db: Kysely<Database>;
@@ -23,7 +24,7 @@ export interface EvalRunnerDeps {
   planOf(accountId: string): Promise<Plan>;
   /** What the given sandboxes cost in USD: metered compute plus the LLM spend of their sessions. */
   costOfSandboxes(sandboxIds: string[]): Promise<number>;
-  log: { warn(obj: object, msg: string): void };
+  log: Logger;
 }
 
 /** A scenario, or a suite with its scenarios, as read for one run. */

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TEMPLATE_NAMES } from '../runtime/templates/catalog.js';
 import { CHECK_TYPES } from './checks.js';
+import { StringEnum, LiteralUnion } from '../core/schemas.js';
 
 export const MAX_PAGE_LIMIT = 100;
 export const MAX_CHECKS = 50;
@@ -15,7 +16,7 @@ const Stream = Type.Union([Type.Literal('stdout'), Type.Literal('stderr')], { de
 
 export const CheckSchema = Type.Object(
   {
-    type: Type.String({ enum: [...CHECK_TYPES], description: '`exit_code` (field `equals`), `output_contains` (`value`), `output_matches` (`pattern`, optional `flags`: a JavaScript regular expression tried on the first 64 KiB of output, for at most 1 s), `output_equals` (`value`, compared after trimming whitespace unless `trim` is false).' }),
+    type: StringEnum(CHECK_TYPES, { description: '`exit_code` (field `equals`), `output_contains` (`value`), `output_matches` (`pattern`, optional `flags`: a JavaScript regular expression tried on the first 64 KiB of output, for at most 1 s), `output_equals` (`value`, compared after trimming whitespace unless `trim` is false).' }),
     weight: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Share of the scenario score; default 1. score = sum of weights of passed checks / sum of all weights.' })),
     equals: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
     value: Type.Optional(Type.String({ maxLength: 65_536 })),
@@ -31,7 +32,7 @@ export const CheckSchema = Type.Object(
 const scenarioFields = {
   name: Name,
   description: Type.Optional(Description),
-  template: Type.Union(TEMPLATE_NAMES.map((name) => Type.Literal(name)), { description: 'Sandbox template the scenario runs in; a fresh sandbox per run, destroyed after.' }),
+  template: LiteralUnion(TEMPLATE_NAMES, { description: 'Sandbox template the scenario runs in; a fresh sandbox per run, destroyed after.' }),
   command: Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in the sandbox; its exit code, stdout and stderr are what the checks read.' }),
   env: Type.Optional(Env),
   network_mode: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('full')], { description: 'Network of the scenario sandbox; default `none` so runs are reproducible.' })),
@@ -90,7 +91,7 @@ const CheckResult = Type.Object({ type: Type.String(), weight: Type.Number(), pa
 export const ScenarioResult = Type.Object({
   scenario_id: Type.String(),
   name: Type.String(),
-  status: Type.String({ enum: ['passed', 'failed', 'errored'], description: '`errored`: the scenario could not run (sandbox creation or infrastructure failure, or the run was stopped); its score is 0.' }),
+  status: StringEnum(['passed', 'failed', 'errored'], { description: '`errored`: the scenario could not run (sandbox creation or infrastructure failure, or the run was stopped); its score is 0.' }),
   score: Type.Number(),
   exit_code: Type.Union([Type.Integer(), Type.Null()]),
   timed_out: Type.Boolean(),
@@ -106,11 +107,11 @@ export const EvalResult = Type.Object(
     id: Type.String(),
     scenario_id: Type.Union([Type.String(), Type.Null()]),
     suite_id: Type.Union([Type.String(), Type.Null()]),
-    status: Type.String({ enum: ['passed', 'failed', 'errored'], description: '`errored` if any scenario errored, else `passed` if every scenario passed, else `failed`.' }),
+    status: StringEnum(['passed', 'failed', 'errored'], { description: '`errored` if any scenario errored, else `passed` if every scenario passed, else `failed`.' }),
     pass_rate: Type.Number({ description: 'Passed scenarios / scenarios run.' }),
     score: Type.Number({ description: 'Mean of the scenario scores.' }),
     cost_usd: Type.Number({ description: 'Cost of the run\'s sandboxes (see docs/evals.md).' }),
-    source: Type.String({ enum: ['api', 'pipeline'] }),
+    source: StringEnum(['api', 'pipeline']),
     pipeline_run_id: Type.Union([Type.String(), Type.Null()]),
     stage_name: Type.Union([Type.String(), Type.Null()]),
     duration_ms: Type.Integer(),

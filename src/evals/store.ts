@@ -1,11 +1,11 @@
 // SQL for eval scenarios, suites and results.
-import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, EvalResultsTable, EvalScenariosTable, EvalSuitesTable } from '../core/db/schema.js';
+import type { Selectable, Updateable } from 'kysely';
+import type { EvalResultsTable, EvalScenariosTable, EvalSuitesTable } from '../core/db/schema.js';
+import type { Db } from '../core/db/handles.js';
 
 export type ScenarioRow = Selectable<EvalScenariosTable>;
 export type SuiteRow = Selectable<EvalSuitesTable>;
 export type ResultRow = Selectable<EvalResultsTable>;
-type Db = Kysely<Database>;
 
 export async function insertScenario(db: Db, row: ScenarioRow): Promise<void> {
   await db.insertInto('eval_scenarios').values(row).execute();

@@ -1,8 +1,8 @@
 // The arithmetic of an eval run: how scenario results add up to a run's pass rate, score and status,
 // and how a run compares with its baseline (the eval stage turns both into a `gate_result`:
 // pipelines/stages/eval-gate.ts). docs/evals.md states every formula here.
-
-export type EvalStatus = 'passed' | 'failed' | 'errored';
+export type { EvalStatus } from '../core/db/column-values.js';
+import type { EvalStatus } from '../core/db/column-values.js';
 
 export interface ScenarioRunSummary {
   status: EvalStatus;

@@ -1,6 +1,5 @@
 // Turns scenario, suite and result rows into the shapes the API returns.
 import type { ResultRow, ScenarioRow, SuiteRow } from './store.js';
-import type { EvalStatus } from './verdict.js';
 
 export function scenarioView(row: ScenarioRow) {
   return {
@@ -35,7 +34,7 @@ export function resultView(row: ResultRow) {
     id: row.id,
     scenario_id: row.scenario_id,
     suite_id: row.suite_id,
-    status: row.status as EvalStatus,
+    status: row.status,
     pass_rate: Number(row.pass_rate),
     score: Number(row.score),
     cost_usd: Number(row.cost_usd),

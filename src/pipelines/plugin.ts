@@ -23,6 +23,7 @@ import { gateExecutor } from './stages/gate.js';
 import type { StageExecutors } from './stages/registry.js';
 import { StateGateway } from './state/gateway.js';
 import { StateService } from './state/service.js';
+import { configOf } from './definition/types.js';
 
 export interface PipelinesFeature {
   pipelines: PipelineService;
@@ -60,8 +61,9 @@ async function principalFor(options: PipelineOptions, accountId: string): Promis
 function approvalNotifier(notifications: NotificationService): ApprovalNotifier {
   return {
     async notify(trx, { accountId, run, stage, deadline }) {
-      const channels = ((stage.config?.channels as ApprovalChannel[] | undefined) ?? ['dashboard']).filter((channel) => channel !== 'dashboard');
-      const message = (stage.config?.message as string | undefined) ?? `Stage ${stage.name} of pipeline ${run.pipeline_name} is waiting for approval.`;
+      const approval = configOf(stage, 'await_approval');
+      const channels = (approval?.channels ?? ['dashboard']).filter((channel) => channel !== 'dashboard');
+      const message = approval?.message ?? `Stage ${stage.name} of pipeline ${run.pipeline_name} is waiting for approval.`;
       await notifications.create(trx, {
         accountId,
         alertId: null,
@@ -116,7 +118,7 @@ export function buildStageExecutors(options: PipelineOptions, transitions: Trans
 }
 
 export async function registerPipelines(app: FastifyInstance, options: PipelineOptions): Promise<PipelinesFeature> {
-  const { db, dialect } = options.storage;
+  const { db, sqlDialect: dialect } = options.storage;
   const pipelines = new PipelineService(db);
   const state = new StateService(db, dialect);
   const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions, options.events);

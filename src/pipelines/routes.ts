@@ -1,19 +1,19 @@
 // HTTP surface of pipeline definitions and versions.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CreatePipelineBody, Page, Pipeline, PipelineListItem, PipelineParams, PipelineVersion, UpdatePipelineBody, VersionParams } from './schemas.js';
-import type { DefinitionInput, PipelineService } from './service.js';
+import type { PipelineService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
+import { NoContent, StringEnum } from '../core/schemas.js';
+import { PIPELINE_STATUSES } from './engine/statuses.js';
 
 export const pipelineAccess = { access: { kind: 'key', area: 'pipelines' } } as const;
 const Err = ErrorResponse;
 export const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
-type Params = { Params: { id: string } };
-
-export function pipelineRoutes(service: PipelineService) {
-  return async function register(app: FastifyInstance) {
-    app.post<{ Body: DefinitionInput }>('/v1/pipelines', {
+export function pipelineRoutes(service: PipelineService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
+    app.post('/v1/pipelines', {
       config: { ...pipelineAccess, idempotent: true },
       schema: {
         tags: ['pipelines'],
@@ -26,25 +26,25 @@ export function pipelineRoutes(service: PipelineService) {
       handler: async (request, reply) => reply.code(201).send(await service.create(request.principal!.accountId, request.body)),
     });
 
-    app.get<{ Querystring: { limit?: number; offset?: number; status?: string } }>('/v1/pipelines', {
+    app.get('/v1/pipelines', {
       config: pipelineAccess,
       schema: {
         tags: ['pipelines'],
         summary: 'List pipelines',
         description: 'Newest first; archived ones included unless `status=active`.',
-        querystring: Type.Object({ ...Page.properties, status: Type.Optional(Type.String({ enum: ['active', 'archived'] })) }),
+        querystring: Type.Object({ ...Page.properties, status: Type.Optional(StringEnum(PIPELINE_STATUSES)) }),
         response: { 200: Type.Array(PipelineListItem), ...errors },
       },
       handler: async (request) => service.list(request.principal!.accountId, { limit: request.query.limit ?? 20, offset: request.query.offset ?? 0, status: request.query.status }),
     });
 
-    app.get<Params>('/v1/pipelines/:id', {
+    app.get('/v1/pipelines/:id', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: 'Get a pipeline', description: 'The full definition of its current version.', params: PipelineParams, response: { 200: Pipeline, ...errors } },
       handler: async (request) => service.get(request.principal!.accountId, request.params.id),
     });
 
-    app.put<Params & { Body: Omit<DefinitionInput, 'name'> & { name?: string } }>('/v1/pipelines/:id', {
+    app.put('/v1/pipelines/:id', {
       config: { ...pipelineAccess, idempotent: true },
       schema: {
         tags: ['pipelines'],
@@ -58,22 +58,22 @@ export function pipelineRoutes(service: PipelineService) {
       handler: async (request) => service.update(request.principal!.accountId, request.params.id, request.body),
     });
 
-    app.delete<Params>('/v1/pipelines/:id', {
+    app.delete('/v1/pipelines/:id', {
       config: pipelineAccess,
-      schema: { tags: ['pipelines'], summary: 'Archive a pipeline', description: 'Soft delete: status becomes `archived`, runs are kept and stay readable; starting a run answers 409. Repeating it answers 204.', params: PipelineParams, response: { 204: Type.Null(), ...errors } },
+      schema: { tags: ['pipelines'], summary: 'Archive a pipeline', description: 'Soft delete: status becomes `archived`, runs are kept and stay readable; starting a run answers 409. Repeating it answers 204.', params: PipelineParams, response: { 204: NoContent, ...errors } },
       handler: async (request, reply) => {
         await service.archive(request.principal!.accountId, request.params.id);
         return reply.code(204).send();
       },
     });
 
-    app.get<Params>('/v1/pipelines/:id/versions', {
+    app.get('/v1/pipelines/:id/versions', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: 'List versions of a pipeline', description: 'Newest first; each is the full, immutable definition.', params: PipelineParams, response: { 200: Type.Array(PipelineVersion), ...errors } },
       handler: async (request) => service.versions(request.principal!.accountId, request.params.id),
     });
 
-    app.get<{ Params: { id: string; version: number } }>('/v1/pipelines/:id/versions/:version', {
+    app.get('/v1/pipelines/:id/versions/:version', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: 'Get one version of a pipeline', params: VersionParams, response: { 200: PipelineVersion, ...errors } },
       handler: async (request) => service.version(request.principal!.accountId, request.params.id, request.params.version),

@@ -1,19 +1,16 @@
 // HTTP surface of runs: start, list, read, cancel, stages and their logs, approvals, the timeline and state.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errors, pipelineAccess } from './routes.js';
-import type { RunService, StartRunInput } from './runs/service.js';
+import type { RunService } from './runs/service.js';
 import { DecisionBody, DecisionResult, EventsQuery, MAX_INTEGER_PARAM, Page, PipelineParams, PutStateBody, Run, RunEvents, RunListItem, RunParams, StageLogParams, StageLogs, StageRecord, StartRunBody, StateEntry, StateParams } from './schemas.js';
-import type { PutStateInput } from './state/service.js';
+import { NoContent } from '../core/schemas.js';
 
 const STATE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-type RunP = { Params: { id: string; run_id: string } };
-type StateP = { Params: { id: string; run_id: string; key: string } };
-
-export function runRoutes(service: RunService) {
-  return async function register(app: FastifyInstance) {
-    app.post<{ Params: { id: string }; Body: StartRunInput }>('/v1/pipelines/:id/runs', {
+export function runRoutes(service: RunService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
+    app.post('/v1/pipelines/:id/runs', {
       config: { ...pipelineAccess, idempotent: true },
       schema: {
         tags: ['pipelines'],
@@ -27,34 +24,34 @@ export function runRoutes(service: RunService) {
       handler: async (request, reply) => reply.code(201).send(await service.start(request.principal!.accountId, request.params.id, request.body ?? {})),
     });
 
-    app.get<{ Params: { id: string }; Querystring: { limit?: number; offset?: number } }>('/v1/pipelines/:id/runs', {
+    app.get('/v1/pipelines/:id/runs', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: 'List runs', description: 'Newest first; limit default 20 (at most 100), offset default 0.', params: PipelineParams, querystring: Page, response: { 200: Type.Array(RunListItem), ...errors } },
       handler: async (request) => service.list(request.principal!.accountId, request.params.id, { limit: request.query.limit ?? 20, offset: request.query.offset ?? 0 }),
     });
 
-    app.get<RunP>('/v1/pipelines/:id/runs/:run_id', {
+    app.get('/v1/pipelines/:id/runs/:run_id', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: 'Get a run', description: 'The run with every stage record.', params: RunParams, response: { 200: Run, ...errors } },
       handler: async (request) => service.get(request.principal!.accountId, request.params.id, request.params.run_id),
     });
 
-    app.post<RunP>('/v1/pipelines/:id/runs/:run_id/cancel', {
+    app.post('/v1/pipelines/:id/runs/:run_id/cancel', {
       config: { ...pipelineAccess, idempotent: true },
-      schema: { tags: ['pipelines'], summary: 'Cancel a run', description: 'Pending, running and paused runs become `canceled`; unfinished stages become `canceled`, running attempts are killed and their sandboxes destroyed. 409 when the run already ended.', params: RunParams, response: { 204: Type.Null(), ...errors } },
+      schema: { tags: ['pipelines'], summary: 'Cancel a run', description: 'Pending, running and paused runs become `canceled`; unfinished stages become `canceled`, running attempts are killed and their sandboxes destroyed. 409 when the run already ended.', params: RunParams, response: { 204: NoContent, ...errors } },
       handler: async (request, reply) => {
         await service.cancel(request.principal!.accountId, request.params.id, request.params.run_id);
         return reply.code(204).send();
       },
     });
 
-    app.get<RunP>('/v1/pipelines/:id/runs/:run_id/stages', {
+    app.get('/v1/pipelines/:id/runs/:run_id/stages', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: "List a run's stages", params: RunParams, response: { 200: Type.Array(StageRecord), ...errors } },
       handler: async (request) => service.stages(request.principal!.accountId, request.params.id, request.params.run_id),
     });
 
-    app.get<{ Params: { id: string; run_id: string; stage: string }; Querystring: { attempt?: number } }>('/v1/pipelines/:id/runs/:run_id/stages/:stage/logs', {
+    app.get('/v1/pipelines/:id/runs/:run_id/stages/:stage/logs', {
       config: pipelineAccess,
       schema: {
         tags: ['pipelines'],
@@ -68,7 +65,7 @@ export function runRoutes(service: RunService) {
     });
 
     for (const decision of ['approve', 'reject'] as const) {
-      app.post<RunP & { Body: { comment?: string } }>(`/v1/pipelines/:id/runs/:run_id/${decision}`, {
+      app.post(`/v1/pipelines/:id/runs/:run_id/${decision}`, {
         config: { ...pipelineAccess, idempotent: true },
         schema: {
           tags: ['pipelines'],
@@ -82,7 +79,7 @@ export function runRoutes(service: RunService) {
       });
     }
 
-    app.get<RunP & { Querystring: { after_seq?: number; limit?: number } }>('/v1/pipelines/:id/runs/:run_id/events', {
+    app.get('/v1/pipelines/:id/runs/:run_id/events', {
       config: pipelineAccess,
       schema: {
         tags: ['pipelines'],
@@ -95,19 +92,19 @@ export function runRoutes(service: RunService) {
       handler: async (request) => service.timeline(request.principal!.accountId, request.params.id, request.params.run_id, request.query.after_seq ?? 0, request.query.limit ?? 100),
     });
 
-    app.get<RunP>('/v1/pipelines/:id/runs/:run_id/state', {
+    app.get('/v1/pipelines/:id/runs/:run_id/state', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: "List a run's state", description: 'Entries not yet expired, by key.', params: RunParams, response: { 200: Type.Array(StateEntry), ...errors } },
       handler: async (request) => service.stateList(request.principal!.accountId, request.params.id, request.params.run_id),
     });
 
-    app.get<StateP>('/v1/pipelines/:id/runs/:run_id/state/:key', {
+    app.get('/v1/pipelines/:id/runs/:run_id/state/:key', {
       config: pipelineAccess,
       schema: { tags: ['pipelines'], summary: 'Get a state entry', description: '404 when the key does not exist or expired.', params: StateParams, response: { 200: StateEntry, ...errors } },
       handler: async (request) => service.stateGet(request.principal!.accountId, request.params.id, request.params.run_id, request.params.key),
     });
 
-    app.put<StateP & { Body: PutStateInput }>('/v1/pipelines/:id/runs/:run_id/state/:key', {
+    app.put('/v1/pipelines/:id/runs/:run_id/state/:key', {
       config: { ...pipelineAccess, idempotent: true },
       // A 1 MB value grows when JSON-escaped; the service measures the stored value and answers 400.
       bodyLimit: STATE_BODY_LIMIT_BYTES,
@@ -122,9 +119,9 @@ export function runRoutes(service: RunService) {
       handler: async (request) => service.statePut(request.principal!.accountId, request.params.id, request.params.run_id, request.params.key, request.body),
     });
 
-    app.delete<StateP>('/v1/pipelines/:id/runs/:run_id/state/:key', {
+    app.delete('/v1/pipelines/:id/runs/:run_id/state/:key', {
       config: pipelineAccess,
-      schema: { tags: ['pipelines'], summary: 'Delete a state entry', params: StateParams, response: { 204: Type.Null(), ...errors } },
+      schema: { tags: ['pipelines'], summary: 'Delete a state entry', params: StateParams, response: { 204: NoContent, ...errors } },
       handler: async (request, reply) => {
         await service.stateDelete(request.principal!.accountId, request.params.id, request.params.run_id, request.params.key);
         return reply.code(204).send();

@@ -4,6 +4,8 @@ import { CHANNELS_FOR_APPROVAL } from './definition/approval-channels.js';
 import { MAX_RETRY_ATTEMPTS, MAX_STAGES } from './definition/validate.js';
 import { STAGE_TYPES, STATE_ENTRY_TYPES } from './stages/contract.js';
 import { MAX_KEY_CHARS, MAX_TTL_SECONDS } from './state/limits.js';
+import { Nullable, StringEnum } from '../core/schemas.js';
+import { PIPELINE_STATUSES, RUN_STATUSES, STAGE_STATUSES } from './engine/statuses.js';
 
 const Duration = (description: string) => Type.String({ description: `${description} A duration string: a whole number and a unit (ms, s, m, h, d), e.g. \`30s\`, \`5m\`, \`1h30m\`.` });
 const StringMap = Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), Type.String(), { description: 'String key/value pairs (environment variables).' });
@@ -34,12 +36,12 @@ const Condition = Type.Object(
 export const StageDefinition = Type.Object(
   {
     name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Unique within the pipeline: 1-64 of letters, digits, `_`, `-`.' }),
-    type: Type.String({ enum: [...STAGE_TYPES] }),
+    type: StringEnum(STAGE_TYPES),
     command: Type.Optional(Type.String({ maxLength: 65536, description: 'Shell command (type command), run with /bin/sh -c in /workspace of a fresh sandbox.' })),
     template: Type.Optional(Type.String({ description: 'Sandbox template (see GET /v1/templates); default `defaults.template`, else `minimal`.' })),
     timeout: Type.Optional(Duration('Per attempt; default 10m, at most 24h. The attempt is killed (its sandbox destroyed) when it passes.')),
     retry: Type.Optional(Retry),
-    on_failure: Type.Optional(Type.String({ enum: ['stop', 'continue'], description: '`stop` (default): a failure after all retries fails the run and cancels running stages. `continue`: other branches go on, and the failure does not fail the run.' })),
+    on_failure: Type.Optional(StringEnum(['stop', 'continue'], { description: '`stop` (default): a failure after all retries fails the run and cancels running stages. `continue`: other branches go on, and the failure does not fail the run.' })),
     depends_on: Type.Optional(Type.Array(Type.String(), { description: 'Names of stages this one waits for.' })),
     condition: Type.Optional(Condition),
     env: Type.Optional(StringMap),
@@ -55,7 +57,7 @@ export const StageDefinition = Type.Object(
 const Defaults = Type.Object(
   {
     template: Type.Optional(Type.String()),
-    on_failure: Type.Optional(Type.String({ enum: ['stop', 'continue'] })),
+    on_failure: Type.Optional(StringEnum(['stop', 'continue'])),
     retry: Type.Optional(Retry),
     timeout: Type.Optional(Duration('Default per-stage timeout (an extension of the spec).')),
   },
@@ -87,7 +89,7 @@ export const Pipeline = Type.Object({
   account_id: Type.String(),
   name: Type.String(),
   description: Type.String(),
-  status: Type.String({ enum: ['active', 'archived'] }),
+  status: StringEnum(PIPELINE_STATUSES),
   version: Type.Integer(),
   stages: Type.Array(Type.Unknown()),
   defaults: Type.Unknown(),
@@ -126,20 +128,18 @@ export const StartRunBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Nullable = <T extends ReturnType<typeof Type.Unknown>>(schema: T) => Type.Union([schema, Type.Null()]);
-
 export const StageRecord = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: Type.String(),
-  status: Type.String({ enum: ['pending', 'waiting', 'running', 'paused_approval', 'succeeded', 'failed', 'skipped', 'canceled'] }),
+  status: StringEnum(STAGE_STATUSES),
   attempt: Type.Integer({ description: 'Attempts started so far (1 for the first).' }),
-  exit_code: Nullable(Type.Integer() as never),
-  duration_ms: Nullable(Type.Integer() as never),
-  started_at: Nullable(Type.String() as never),
-  completed_at: Nullable(Type.String() as never),
-  error: Nullable(Type.String({ description: 'Why the stage failed or was skipped.' }) as never),
-  next_attempt_at: Nullable(Type.String({ description: 'When a retry is due (pending stages after a failed attempt).' }) as never),
+  exit_code: Nullable(Type.Integer()),
+  duration_ms: Nullable(Type.Integer()),
+  started_at: Nullable(Type.String()),
+  completed_at: Nullable(Type.String()),
+  error: Nullable(Type.String({ description: 'Why the stage failed or was skipped.' })),
+  next_attempt_at: Nullable(Type.String({ description: 'When a retry is due (pending stages after a failed attempt).' })),
   cost_usd: Type.Number({ description: 'Cost stages reported beyond the compute of their sandboxes.' }),
   gate_result: Type.Optional(Type.Unknown()),
   approval: Type.Optional(Type.Unknown()),
@@ -150,24 +150,24 @@ const RunListItemProperties = {
   pipeline_id: Type.String(),
   pipeline_name: Type.String(),
   version: Type.Integer({ description: 'The pipeline version the run started with and keeps.' }),
-  status: Type.String({ enum: ['pending', 'running', 'paused', 'succeeded', 'failed', 'canceled'] }),
+  status: StringEnum(RUN_STATUSES),
   trigger: Type.String(),
   session_id: Nullable(
     Type.String({
       description:
         "The run's session (GET /v1/sessions/{id}, /replay): created with the run, it records every pipeline lifecycle event (`pipeline.run.created`, `pipeline.stage.started`, …) as a `lifecycle` event in the transaction of the transition, so replay shows the run's timeline. Its trust and LLM cost, with those of the sessions of the run's stage sandboxes, are what `trust_above` and `cost_below` gates read. Null for runs created before run sessions existed.",
-    }) as never,
+    }),
   ),
   created_at: Type.String(),
-  started_at: Nullable(Type.String() as never),
-  completed_at: Nullable(Type.String() as never),
-  duration_ms: Nullable(Type.Integer({ description: 'From start to completion (or now while running).' }) as never),
+  started_at: Nullable(Type.String()),
+  completed_at: Nullable(Type.String()),
+  duration_ms: Nullable(Type.Integer({ description: 'From start to completion (or now while running).' })),
 };
 export const RunListItem = Type.Object(RunListItemProperties);
 export const Run = Type.Object({
   ...RunListItemProperties,
-  input: Type.Object({ env: Type.Record(Type.String(), Type.String()), repo: Nullable(Type.String() as never), branch: Nullable(Type.String() as never) }),
-  error: Nullable(Type.String() as never),
+  input: Type.Object({ env: Type.Record(Type.String(), Type.String()), repo: Nullable(Type.String()), branch: Nullable(Type.String()) }),
+  error: Nullable(Type.String()),
   updated_at: Type.String(),
   stages: Type.Array(StageRecord),
 });
@@ -179,13 +179,13 @@ export const StageLogs = Type.Object({
     Type.Object({
       attempt: Type.Integer(),
       status: Type.String({ description: 'running, succeeded, failed, canceled, lost (its worker died), interrupted (server shut down).' }),
-      exit_code: Nullable(Type.Integer() as never),
-      error: Nullable(Type.String() as never),
+      exit_code: Nullable(Type.Integer()),
+      error: Nullable(Type.String()),
       worker_id: Type.String(),
       stdout: Type.String({ description: 'First 1 MiB.' }),
       stderr: Type.String({ description: 'First 1 MiB.' }),
       started_at: Type.String(),
-      completed_at: Nullable(Type.String() as never),
+      completed_at: Nullable(Type.String()),
     }),
   ),
 });
@@ -195,7 +195,7 @@ export const DecisionResult = Type.Object({ run_id: Type.String(), stage: StageR
 
 export const RunEvents = Type.Object({
   run_id: Type.String(),
-  events: Type.Array(Type.Object({ sequence: Type.Integer(), type: Type.String(), stage: Nullable(Type.String() as never), data: Type.Unknown(), timestamp: Type.String() })),
+  events: Type.Array(Type.Object({ sequence: Type.Integer(), type: Type.String(), stage: Nullable(Type.String()), data: Type.Unknown(), timestamp: Type.String() })),
   next_sequence: Type.Integer(),
   has_more: Type.Boolean(),
 });
@@ -204,7 +204,7 @@ export const EventsQuery = Type.Object({ after_seq: Type.Optional(Type.Integer({
 export const PutStateBody = Type.Object(
   {
     value: Type.Unknown({ description: 'String or JSON value (required); non-strings are stored JSON-serialized. At most 1 MB.' }),
-    type: Type.Optional(Type.String({ enum: [...STATE_ENTRY_TYPES], description: 'Default `string` for a string value, `json` otherwise.' })),
+    type: Type.Optional(StringEnum(STATE_ENTRY_TYPES, { description: 'Default `string` for a string value, `json` otherwise.' })),
     mime_type: Type.Optional(Type.String({ maxLength: 256 })),
     created_by: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Default `api`; stages write their name.' })),
     ttl_seconds: Type.Optional(Type.Integer({ description: `Default 604800 (7 days), at most ${MAX_TTL_SECONDS} (30 days) → 400.` })),
@@ -216,7 +216,7 @@ export const StateEntry = Type.Object({
   key: Type.String({ maxLength: MAX_KEY_CHARS }),
   value: Type.String(),
   type: Type.String(),
-  mime_type: Nullable(Type.String() as never),
+  mime_type: Nullable(Type.String()),
   size_bytes: Type.Integer(),
   created_by: Type.String(),
   created_at: Type.String(),

@@ -5,19 +5,20 @@ import type { Database } from '../core/db/schema.js';
 import { Conflict, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
-import type { PipelineDefinition } from './definition/types.js';
+import type { PipelineDefinition, PipelineDraft, StageDraft } from './definition/types.js';
 import { validateDefinition } from './definition/validate.js';
 import * as store from './store.js';
 import { pipelineView, versionView } from './views.js';
+import type { PipelineStatus } from './engine/statuses.js';
 
 export interface DefinitionInput {
   name: string;
   description?: string;
-  stages: PipelineDefinition['stages'];
+  stages: StageDraft[];
   defaults?: PipelineDefinition['defaults'];
 }
 
-function definitionOf(input: Omit<DefinitionInput, 'name'>): PipelineDefinition {
+function draftOf(input: Omit<DefinitionInput, 'name'>): PipelineDraft {
   return { description: input.description ?? '', stages: input.stages, defaults: input.defaults ?? {} };
 }
 
@@ -33,7 +34,7 @@ export class PipelineService {
   constructor(private readonly db: Kysely<Database>) {}
 
   async create(accountId: string, input: DefinitionInput) {
-    const definition = definitionOf(input);
+    const definition = draftOf(input);
     validateDefinition(definition);
     const now = nowIso();
     const row: store.PipelineRow = { id: newId('pip'), account_id: accountId, name: input.name, status: 'active', version: 1, created_at: now, updated_at: now };
@@ -52,7 +53,7 @@ export class PipelineService {
     const current = await this.getRow(accountId, id);
     if (input.name !== undefined && input.name !== current.name) throw new Conflict('a pipeline cannot be renamed: create a new pipeline instead');
     if (current.status === 'archived') throw new Conflict('the pipeline is archived');
-    const definition = definitionOf(input);
+    const definition = draftOf(input);
     validateDefinition(definition);
     const now = nowIso();
     const version = versionRow(id, current.version + 1, definition, now);
@@ -74,7 +75,7 @@ export class PipelineService {
     return pipelineView(row, (await store.findVersion(this.db, id, row.version))!);
   }
 
-  async list(accountId: string, options: { limit: number; offset: number; status?: string }) {
+  async list(accountId: string, options: { limit: number; offset: number; status?: PipelineStatus }) {
     const rows = await store.listPipelines(this.db, accountId, options);
     return rows.map((row) => ({ id: row.id, name: row.name, status: row.status, version: row.version, created_at: row.created_at }));
   }

@@ -1,6 +1,7 @@
 // SQL for pipeline definitions and their immutable versions.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PipelinesTable, PipelineVersionsTable } from '../core/db/schema.js';
+import type { PipelineStatus } from './engine/statuses.js';
 
 export type PipelineRow = Selectable<PipelinesTable>;
 export type VersionRow = Selectable<PipelineVersionsTable>;
@@ -22,7 +23,7 @@ export async function listVersions(db: Kysely<Database>, pipelineId: string): Pr
   return db.selectFrom('pipeline_versions').selectAll().where('pipeline_id', '=', pipelineId).orderBy('version', 'desc').execute();
 }
 
-export async function listPipelines(db: Kysely<Database>, accountId: string, options: { limit: number; offset: number; status?: string }): Promise<PipelineRow[]> {
+export async function listPipelines(db: Kysely<Database>, accountId: string, options: { limit: number; offset: number; status?: PipelineStatus }): Promise<PipelineRow[]> {
   let query = db.selectFrom('pipelines').selectAll().where('account_id', '=', accountId);
   if (options.status) query = query.where('status', '=', options.status);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();

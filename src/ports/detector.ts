@@ -3,13 +3,13 @@
 // `sandbox_ports`. It also keeps the in-memory view the preview proxy routes by, so a proxied request
 // costs no query.
 import type { Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../core/db/schema.js';
 import { nowIso } from '../core/time.js';
 import type { ListeningPort, SandboxRuntime } from '../runtime/runtime.js';
 import type { RunningSandbox, SandboxPlace } from '../sandboxes/directory.js';
 import { probeProtocol, type PortProtocol } from './probe.js';
 import * as store from './store.js';
+import type { Logger } from '../core/logging.js';
 
 export const SCAN_INTERVAL_MS = 2000;
 
@@ -51,7 +51,7 @@ export class PortDetector {
     private readonly db: Kysely<Database>,
     private readonly records: ScannedSandboxes,
     private readonly runtime: SandboxRuntime,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
     private readonly hostId: string,
     private readonly intervalMs = SCAN_INTERVAL_MS,
   ) {}

@@ -1,5 +1,5 @@
 // HTTP surface of ports: the listening ports of a sandbox and the password of a port's preview.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { SandboxParams } from '../sandboxes/schemas.js';
 import type { PortService } from './service.js';
@@ -22,11 +22,9 @@ const Port = Type.Object({
 const Protection = Type.Object({ port: Type.Integer(), protected: Type.Boolean(), preview_url: Type.String() });
 const ProtectBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 
-type PortRoute = { Params: { id: string; port: number } };
-
-export function portRoutes(service: PortService) {
-  return async function register(app: FastifyInstance) {
-    app.get<{ Params: { id: string } }>('/v1/sandboxes/:id/ports', {
+export function portRoutes(service: PortService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
+    app.get('/v1/sandboxes/:id/ports', {
       config: access,
       schema: {
         tags: ['sandboxes'],
@@ -39,7 +37,7 @@ export function portRoutes(service: PortService) {
       handler: async (request) => service.list(request.principal!.accountId, request.params.id),
     });
 
-    app.post<PortRoute & { Body: { password: string } }>('/v1/sandboxes/:id/ports/:port/protect', {
+    app.post('/v1/sandboxes/:id/ports/:port/protect', {
       config: { ...protection, idempotent: true },
       schema: {
         tags: ['sandboxes'],
@@ -53,7 +51,7 @@ export function portRoutes(service: PortService) {
       handler: async (request) => service.protect(request.principal!.accountId, request.params.id, request.params.port, request.body.password),
     });
 
-    app.delete<PortRoute>('/v1/sandboxes/:id/ports/:port/protect', {
+    app.delete('/v1/sandboxes/:id/ports/:port/protect', {
       config: protection,
       schema: {
         tags: ['sandboxes'],

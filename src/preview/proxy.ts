@@ -7,7 +7,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Limiter } from '../core/rate-limit.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import { admit, type Admission, type AdmissionRequest } from './admission.js';
@@ -20,6 +19,7 @@ import type { PreviewProtection } from './protection.js';
 import { nothingListening, sendPage, UNAVAILABLE, writeRawPage } from './refusals.js';
 import { RelayProcess, type RelayGroup } from './relay-process.js';
 import type { RequestHead } from './request-head.js';
+import type { Logger } from '../core/logging.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;
 
@@ -34,7 +34,7 @@ export interface PreviewProxyOptions {
   /** Status of a sandbox the detector does not see running, or null when there is no such sandbox. */
   sandboxStatus(id: string): Promise<string | null>;
   recordActivity(id: string): Promise<void>;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 /** A relayed group asks for this share of a port's per-minute limit at a time (at most MAX_GRANT). */

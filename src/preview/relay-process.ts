@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../core/logging.js';
 
 /** src/preview and dist/preview both sit two levels below the package root. */
 const relayBinary = fileURLToPath(new URL('../../build/paddock-relay', import.meta.url));
@@ -59,7 +59,7 @@ export interface RelayProcessOptions {
   handBack(client: net.Socket, leftover: Buffer, first: boolean): void;
   /** The connection ended (either side closed, or the relay process went away). */
   onClosed(client: net.Socket): void;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 type RelayMessage =

@@ -1,5 +1,6 @@
 // The one seam between Paddock and the isolation technology. Drivers (runc/, gvisor/) implement it;
 // nothing outside src/runtime shells out to a runtime or touches a sandbox's filesystem directly.
+import type { Logger } from '../core/logging.js';
 
 export type RuntimeName = 'runc' | 'gvisor';
 export type NetworkMode = 'full' | 'none' | 'allowlist';
@@ -25,7 +26,7 @@ export interface WarmPoolOptions {
   base: Omit<SandboxShape, 'template'>;
   /** The sandbox id generator of the service, so a claimed sandbox's id (and hostname) is like any other. */
   newId: () => string;
-  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  log?: Pick<Logger, 'info' | 'warn'>;
 }
 
 export interface WarmPoolStatus {

@@ -8,7 +8,7 @@ import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import type { InjectedSecrets } from './injected-secrets.js';
 import type { SandboxLifecycle } from './lifecycle/lifecycle.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../core/logging.js';
 import type { SandboxLocks } from './sandbox-locks.js';
 import * as store from './store.js';
 

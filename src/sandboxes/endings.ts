@@ -1,13 +1,12 @@
 // What happens when a sandbox ends, inside the transaction that records it: the `budget_exceeded` alert
 // and `on_budget_exceeded` callback for a budget destroy, and the one `on_complete` callback of its life.
-import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { SpendCalculator } from '../billing/metering/spend.js';
-import type { Database } from '../core/db/schema.js';
 import type { Outbox } from '../core/outbox/outbox.js';
 import { queueCallback } from './callbacks/delivery.js';
 import { budgetExceededEvent, completedEvent, usd, type EndReason } from './callbacks/events.js';
 import * as store from './store.js';
+import type { Tx } from '../core/db/handles.js';
 
 export class SandboxEndings {
   constructor(
@@ -20,7 +19,7 @@ export class SandboxEndings {
    * Marks the sandbox ended and queues its `on_complete` callback, once in its life: whichever of
    * DELETE, the budget or the error state comes first claims it.
    */
-  async complete(trx: Kysely<Database>, id: string, reason: EndReason, endedAt: string): Promise<void> {
+  async complete(trx: Tx, id: string, reason: EndReason, endedAt: string): Promise<void> {
     const row = await store.claimCompletion(trx, id, endedAt);
     if (!row?.on_complete) return;
     const spend = await this.spend.ofOne(id, { db: trx, nowMs: Date.parse(endedAt) });
@@ -28,7 +27,7 @@ export class SandboxEndings {
   }
 
   /** Raises `budget_exceeded` and queues `on_budget_exceeded`, with the spend as of `at` (when the destroy was decided). */
-  async budgetExceeded(trx: Kysely<Database>, row: store.SandboxRow, at: string): Promise<void> {
+  async budgetExceeded(trx: Tx, row: store.SandboxRow, at: string): Promise<void> {
     const spend = await this.spend.ofOne(row.id, { db: trx, nowMs: Date.parse(at) });
     const budget = Number(row.budget);
     await this.alerts.raise(

@@ -1,5 +1,5 @@
 // HTTP surface of files and git inside a sandbox.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { HttpError } from '../core/errors.js';
 import { FILE_WRITE_LIMIT_BYTES, listDirectory, readFile, writeFile } from './files.js';
@@ -7,6 +7,7 @@ import { gitDiff } from './git.js';
 import { SandboxParams } from './schemas.js';
 import { SandboxUnavailable, type SandboxService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
+import { StringEnum } from '../core/schemas.js';
 
 /** Files and git reach inside the sandbox: not for narrower scopes when it is confidential. */
 const access = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] } } as const;
@@ -21,8 +22,6 @@ function notRawBytes(contentType: string | undefined): HttpError<415> {
   return new HttpError(415, `${given}: ${RAW_BYTES_ONLY}`, 'unsupported_media_type');
 }
 
-type Request = { Params: { id: string }; Querystring: { path: string } };
-
 /** Files and git need a running sandbox; unlike exec (which answers 200 by the spec) they answer 409. */
 async function whenRunning<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -33,8 +32,8 @@ async function whenRunning<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function fileRoutes(service: SandboxService) {
-  return async function register(app: FastifyInstance) {
+export function fileRoutes(service: SandboxService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     // A file's content is raw bytes and nothing else. The JSON parser inherited from the app would hand the
     // handler an object (or nothing) and the write would silently replace the file with 0 bytes, so in
     // this plugin every other content type is refused before anything is written.
@@ -42,7 +41,7 @@ export function fileRoutes(service: SandboxService) {
     app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: FILE_WRITE_LIMIT_BYTES }, (_request, body, done) => done(null, body));
     app.addContentTypeParser('*', (request, _payload, done) => done(notRawBytes(request.headers['content-type'])));
 
-    app.get<Request>('/v1/sandboxes/:id/files', {
+    app.get('/v1/sandboxes/:id/files', {
       config: access,
       schema: {
         tags: ['files'],
@@ -51,14 +50,14 @@ export function fileRoutes(service: SandboxService) {
         params: SandboxParams,
         querystring: PathQuery,
         response: {
-          200: Type.Array(Type.Object({ name: Type.String(), path: Type.String(), type: Type.String({ enum: ['file', 'directory', 'symlink', 'other'] }), size: Type.Integer(), mode: Type.String(), modified_at: Type.String({ format: 'date-time' }) })),
+          200: Type.Array(Type.Object({ name: Type.String(), path: Type.String(), type: StringEnum(['file', 'directory', 'symlink', 'other']), size: Type.Integer(), mode: Type.String(), modified_at: Type.String({ format: 'date-time' }) })),
           ...errors,
         },
       },
       handler: async (request) => whenRunning(() => listDirectory(service, request.principal!.accountId, request.params.id, request.query.path)),
     });
 
-    app.get<Request>('/v1/sandboxes/:id/files/content', {
+    app.get('/v1/sandboxes/:id/files/content', {
       config: access,
       schema: {
         tags: ['files'],
@@ -74,7 +73,7 @@ export function fileRoutes(service: SandboxService) {
       },
     });
 
-    app.put<Request & { Body: Buffer }>('/v1/sandboxes/:id/files/content', {
+    app.put('/v1/sandboxes/:id/files/content', {
       config: access,
       bodyLimit: FILE_WRITE_LIMIT_BYTES,
       schema: {
@@ -94,7 +93,7 @@ export function fileRoutes(service: SandboxService) {
       },
     });
 
-    app.get<{ Params: { id: string } }>('/v1/sandboxes/:id/git/diff', {
+    app.get('/v1/sandboxes/:id/git/diff', {
       config: access,
       schema: {
         tags: ['files'],

@@ -2,7 +2,8 @@
 // every other second asks the runtime whether running and paused ones still have their processes
 // (a crash, the OOM killer, an operator's kill) so they move to `error` with a `sandbox_error` alert.
 import { PeriodicTask } from '../core/periodic-task.js';
-import type { Logger, PauseSnapshots, SandboxService } from './service.js';
+import type { PauseSnapshots, SandboxService } from './service.js';
+import type { Logger } from '../core/logging.js';
 
 export const MONITOR_INTERVAL_MS = 1000;
 const CRASH_CHECK_EVERY_TICKS = 2;

@@ -1,6 +1,5 @@
 // HTTP surface of pause and resume.
-import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PauseResult, SandboxParams } from './schemas.js';
 import type { PauseSnapshots, SandboxService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
@@ -8,15 +7,14 @@ import { ErrorResponse } from '../core/error-body.js';
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
-type Params = { Params: { id: string } };
 
-export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapshots | null, runtimeName: string) {
+export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapshots | null, runtimeName: string): FastifyPluginAsyncTypebox {
   const how = runtimeName === 'gvisor'
     ? 'On this server (gVisor): a sandbox with `network_mode: none` and no command running is checkpointed (`runsc checkpoint`): its memory is written to disk and freed, and resume restores it (`runsc restore`). Sandboxes with a network (runsc cannot checkpoint host networking here), or with an exec still running, are frozen instead (`runsc pause` plus the cgroup freezer; memory stays resident). See docs/runtime.md.'
     : 'On this server (runc) the sandbox is frozen with the cgroup freezer: memory stays resident on the host (runc\'s checkpoint needs CRIU, which does not work here).';
 
-  return async function register(app: FastifyInstance) {
-    app.post<Params>('/v1/sandboxes/:id/pause', {
+  return async function register(app) {
+    app.post('/v1/sandboxes/:id/pause', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
@@ -31,7 +29,7 @@ export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapsh
       },
     });
 
-    app.post<Params>('/v1/sandboxes/:id/resume', {
+    app.post('/v1/sandboxes/:id/resume', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],

@@ -1,13 +1,14 @@
 // HTTP surface of sandboxes: create, list, get, destroy, exec (buffered and streaming), templates.
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import { templateStatus } from '../runtime/templates/index.js';
-import { ExecBody, ExecResult, ListQuery, Sandbox, SandboxCreated, SandboxListItem, SandboxParams, CreateSandboxBody, type CreateSandboxInput, type ExecInput } from './schemas.js';
+import { ExecBody, ExecResult, ListQuery, Sandbox, SandboxCreated, SandboxListItem, SandboxParams, CreateSandboxBody } from './schemas.js';
 import type { SandboxService } from './service.js';
 import { sandboxCreatedView, sandboxListItem } from './views.js';
 import { ErrorResponse } from '../core/error-body.js';
+import { NoContent } from '../core/schemas.js';
 
 const access = { access: { kind: 'key', area: 'sandboxes' } } as const;
 /** Exec reaches the sandbox's processes and files: not for narrower scopes when the sandbox is confidential. */
@@ -15,10 +16,8 @@ const inside = { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sa
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
-type Params = { Params: { id: string } };
-
-export function sandboxRoutes(service: SandboxService, dataDir: string, runtime: SandboxRuntime) {
-  return async function register(app: FastifyInstance) {
+export function sandboxRoutes(service: SandboxService, dataDir: string, runtime: SandboxRuntime): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     app.get('/v1/templates', {
       config: access,
       schema: {
@@ -30,7 +29,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       handler: async () => templateStatus(dataDir),
     });
 
-    app.post<{ Body: CreateSandboxInput }>('/v1/sandboxes', {
+    app.post('/v1/sandboxes', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['sandboxes'],
@@ -42,7 +41,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       handler: async (request, reply) => reply.code(201).send(sandboxCreatedView(await service.create(request.principal!, request.body))),
     });
 
-    app.get<{ Querystring: { limit?: number; offset?: number; include_destroyed?: boolean } }>('/v1/sandboxes', {
+    app.get('/v1/sandboxes', {
       config: access,
       schema: { tags: ['sandboxes'], summary: "List the account's sandboxes", description: 'Newest first; destroyed sandboxes only with include_destroyed=true.', querystring: ListQuery, response: { 200: Type.Array(SandboxListItem), ...errors } },
       handler: async (request) => {
@@ -51,7 +50,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       },
     });
 
-    app.get<Params>('/v1/sandboxes/:id', {
+    app.get('/v1/sandboxes/:id', {
       config: access,
       schema: {
         tags: ['sandboxes'],
@@ -63,16 +62,16 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id), request.principal!.scope),
     });
 
-    app.delete<Params>('/v1/sandboxes/:id', {
+    app.delete('/v1/sandboxes/:id', {
       config: access,
-      schema: { tags: ['sandboxes'], summary: 'Destroy a sandbox', description: 'Kills every process and removes its filesystem, mounts, cgroups and network. The record stays with status `destroyed`. Idempotent.', params: SandboxParams, response: { 204: Type.Null(), ...errors } },
+      schema: { tags: ['sandboxes'], summary: 'Destroy a sandbox', description: 'Kills every process and removes its filesystem, mounts, cgroups and network. The record stays with status `destroyed`. Idempotent.', params: SandboxParams, response: { 204: NoContent, ...errors } },
       handler: async (request, reply) => {
         await service.destroy(request.principal!.accountId, request.params.id);
         return reply.code(204).send();
       },
     });
 
-    app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec', {
+    app.post('/v1/sandboxes/:id/exec', {
       config: { ...inside, idempotent: true },
       schema: {
         tags: ['sandboxes'],
@@ -85,7 +84,7 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       handler: async (request) => service.exec(request.principal!.accountId, request.params.id, request.body),
     });
 
-    app.post<Params & { Body: ExecInput }>('/v1/sandboxes/:id/exec/stream', {
+    app.post('/v1/sandboxes/:id/exec/stream', {
       config: inside,
       schema: {
         tags: ['sandboxes'],

@@ -1,6 +1,7 @@
 // Request and response shapes of the sandbox endpoints: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
 import { TEMPLATE_NAMES } from '../runtime/templates/catalog.js';
+import { Nullable, LiteralUnion } from '../core/schemas.js';
 
 export const AGENT_NAMES = ['agent_a', 'agent_b', 'agent_c'] as const;
 
@@ -13,7 +14,7 @@ const Strings = (options: { maxItems: number; maxLength: number; pattern?: strin
 
 export const CreateSandboxBody = Type.Object(
   {
-    template: Type.Union(TEMPLATE_NAMES.map((name) => Type.Literal(name)), { description: 'See GET /v1/templates for which are ready on this server.' }),
+    template: LiteralUnion(TEMPLATE_NAMES, { description: 'See GET /v1/templates for which are ready on this server.' }),
     cpus: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, default: 2, description: 'CPU quota in cores.' })),
     memory_mb: Type.Optional(Type.Integer({ minimum: 128, maximum: 8192, default: 512, description: 'Hard memory limit; no swap. Past it the kernel kills a process inside the sandbox.' })),
     disk_gb: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Space for everything the sandbox writes; past it writes fail with ENOSPC inside.' })),
@@ -99,8 +100,6 @@ export const SandboxListItem = Type.Object({
   memory_mb: Type.Integer(),
   created_at: Type.String({ format: 'date-time' }),
 });
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const SandboxCreated = Type.Object({
   id: Type.String(),

@@ -18,7 +18,7 @@ import { failCrashed, reconcileSandboxes } from './health.js';
 import { InjectedSecrets, NO_SECRETS, type SecretValues } from './injected-secrets.js';
 import type { SandboxEvent } from './lifecycle/contract.js';
 import { SandboxLifecycle } from './lifecycle/lifecycle.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../core/logging.js';
 import { pauseIdle, pauseSandbox, resumeSandbox, type PauseReason, type PauseSnapshot, type PauseSnapshots } from './pause.js';
 import { whileRestoring } from './restore.js';
 import { SandboxLocks } from './sandbox-locks.js';

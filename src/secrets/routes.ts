@@ -1,18 +1,18 @@
 // HTTP surface of account secrets: PUT to set (create or replace), GET metadata, list, DELETE.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { PutSecretBody, Secret, SecretParams, type PutSecretInput } from './schemas.js';
+import { PutSecretBody, Secret, SecretParams } from './schemas.js';
 import type { SecretService } from './service.js';
 import { ErrorResponse } from '../core/error-body.js';
+import { NoContent } from '../core/schemas.js';
 
 const access = { access: { kind: 'key', area: 'account' } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
-type Params = { Params: { name: string } };
 
-export function secretRoutes(service: SecretService) {
-  return async function register(app: FastifyInstance) {
-    app.put<Params & { Body: PutSecretInput }>('/v1/secrets/:name', {
+export function secretRoutes(service: SecretService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
+    app.put('/v1/secrets/:name', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['secrets'],
@@ -34,15 +34,15 @@ export function secretRoutes(service: SecretService) {
       handler: async (request) => service.list(request.principal!.accountId),
     });
 
-    app.get<Params>('/v1/secrets/:name', {
+    app.get('/v1/secrets/:name', {
       config: access,
       schema: { tags: ['secrets'], summary: 'Get a secret\'s metadata', description: 'Never the value.', params: SecretParams, response: { 200: Secret, ...errors } },
       handler: async (request) => service.get(request.principal!.accountId, request.params.name),
     });
 
-    app.delete<Params>('/v1/secrets/:name', {
+    app.delete('/v1/secrets/:name', {
       config: access,
-      schema: { tags: ['secrets'], summary: 'Delete a secret', description: 'Sandboxes already running keep the value they were started with.', params: SecretParams, response: { 204: Type.Null(), ...errors } },
+      schema: { tags: ['secrets'], summary: 'Delete a secret', description: 'Sandboxes already running keep the value they were started with.', params: SecretParams, response: { 204: NoContent, ...errors } },
       handler: async (request, reply) => {
         await service.delete(request.principal!.accountId, request.params.name);
         return reply.code(204).send();

@@ -1,9 +1,9 @@
 // HTTP surface of sessions and events: ingest, the sessions of a sandbox, one session, replay pages and
 // the replay summary.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { SandboxParams } from '../sandboxes/schemas.js';
-import { MAX_EVENTS_PER_REQUEST, MAX_INGEST_BODY_BYTES, type EventType } from './ingest-validation.js';
+import { MAX_EVENTS_PER_REQUEST, MAX_INGEST_BODY_BYTES } from './ingest-validation.js';
 import { AccountSessionListQuery, IngestBody, IngestResult, MAX_REPLAY_LIMIT, ReplayPage, ReplayQuery, ReplaySummary, Session, SessionListQuery, SessionParams } from './schemas.js';
 import { RECORDED_OUTPUT_CHARS } from './command-recording.js';
 import type { SessionService } from './service.js';
@@ -16,11 +16,9 @@ const readEvents = { access: { kind: 'key', area: 'sessions', reaches: [{ kind: 
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 429: Err };
 
-type Params = { Params: { id: string } };
-
-export function sessionRoutes(service: SessionService) {
-  return async function register(app: FastifyInstance) {
-    app.post<{ Body: { events: unknown[] } }>('/v1/events/ingest', {
+export function sessionRoutes(service: SessionService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
+    app.post('/v1/events/ingest', {
       config: { ...writeEvents, idempotent: true, acceptsNul: true },
       bodyLimit: MAX_INGEST_BODY_BYTES,
       schema: {
@@ -33,7 +31,7 @@ export function sessionRoutes(service: SessionService) {
       handler: async (request) => service.ingest(request.principal!.accountId, request.body.events),
     });
 
-    app.get<Params & { Querystring: { limit?: number; offset?: number; status?: string } }>('/v1/sandboxes/:id/sessions', {
+    app.get('/v1/sandboxes/:id/sessions', {
       config: readSessions,
       schema: {
         tags: ['sessions'],
@@ -47,7 +45,7 @@ export function sessionRoutes(service: SessionService) {
         service.listForSandbox(request.principal!.accountId, request.params.id, { limit: request.query.limit ?? 100, offset: request.query.offset ?? 0, status: request.query.status }),
     });
 
-    app.get<{ Querystring: { pipeline_run_id?: string; sandbox_id?: string; limit?: number; offset?: number; status?: string } }>('/v1/sessions', {
+    app.get('/v1/sessions', {
       config: readSessions,
       schema: {
         tags: ['sessions'],
@@ -62,7 +60,7 @@ export function sessionRoutes(service: SessionService) {
       },
     });
 
-    app.get<Params>('/v1/sessions/:id', {
+    app.get('/v1/sessions/:id', {
       config: readSessions,
       schema: {
         tags: ['sessions'],
@@ -74,7 +72,7 @@ export function sessionRoutes(service: SessionService) {
       handler: async (request) => service.view(request.principal!.accountId, request.params.id),
     });
 
-    app.get<Params & { Querystring: { after_seq?: number; limit?: number; type?: EventType } }>('/v1/sessions/:id/replay', {
+    app.get('/v1/sessions/:id/replay', {
       config: readEvents,
       schema: {
         tags: ['sessions'],
@@ -90,7 +88,7 @@ export function sessionRoutes(service: SessionService) {
       },
     });
 
-    app.get<Params>('/v1/sessions/:id/replay/summary', {
+    app.get('/v1/sessions/:id/replay/summary', {
       config: readEvents,
       schema: {
         tags: ['sessions'],

@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES, LIFECYCLE_STATUSES, MAX_EVENTS_PER_REQUEST } from './ingest-validation.js';
 import { SESSION_STATUSES } from './timeline.js';
 import { TRUST_RULES } from './trust.js';
+import { Nullable, StringEnum } from '../core/schemas.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-const EventTypeEnum = Type.String({ enum: [...EVENT_TYPES] });
+const EventTypeEnum = StringEnum(EVENT_TYPES);
 export const MAX_REPLAY_LIMIT = 1000;
 
 export const IngestBody = Type.Object(
@@ -44,7 +44,7 @@ const Owner = {
 export const Session = Type.Object({
   id: Type.String(),
   ...Owner,
-  status: Type.String({ enum: [...SESSION_STATUSES] }),
+  status: StringEnum(SESSION_STATUSES),
   agent_type: Nullable(Type.String()),
   model: Nullable(Type.String()),
   tokens_in: Type.Integer(),
@@ -82,7 +82,7 @@ export const ReplayPage = Type.Object({
 
 export const Finding = Type.Object({
   rule: Type.String({ enum: Object.keys(TRUST_RULES) }),
-  severity: Type.String({ enum: ['low', 'medium', 'high', 'critical'] }),
+  severity: StringEnum(['low', 'medium', 'high', 'critical']),
   weight: Type.Integer({ description: "The rule's points per finding." }),
   penalty: Type.Integer({ description: 'Points this finding took off the score (0 once the rule reached its cap).' }),
   sequence: Type.Integer({ description: 'The event that tripped the rule.' }),
@@ -93,7 +93,7 @@ export const Finding = Type.Object({
 export const ReplaySummary = Type.Object({
   session_id: Type.String(),
   ...Owner,
-  status: Type.String({ enum: [...SESSION_STATUSES] }),
+  status: StringEnum(SESSION_STATUSES),
   event_count: Type.Integer(),
   counts: Type.Object(Object.fromEntries(EVENT_TYPES.map((type) => [type, Type.Integer()]))),
   first_event_at: Nullable(Type.String({ format: 'date-time' })),
@@ -127,7 +127,7 @@ export const AccountSessionListQuery = Type.Object(
     sandbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Sessions recorded in this sandbox.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REPLAY_LIMIT, default: 100 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
-    status: Type.Optional(Type.String({ enum: [...SESSION_STATUSES] })),
+    status: Type.Optional(StringEnum(SESSION_STATUSES)),
   },
   { additionalProperties: false },
 );
@@ -136,7 +136,7 @@ export const SessionListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REPLAY_LIMIT, default: 100 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
-    status: Type.Optional(Type.String({ enum: [...SESSION_STATUSES] })),
+    status: Type.Optional(StringEnum(SESSION_STATUSES)),
   },
   { additionalProperties: false },
 );

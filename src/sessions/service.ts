@@ -1,8 +1,9 @@
 // Session rules: ingest (per-event validation, account and sandbox checks, idempotency, one transaction
 // per batch), the server's own command recordings, replay, summaries and the inactivity timeout.
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../core/db/database.js';
-import type { Database } from '../core/db/schema.js';
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Insertable } from 'kysely';
+import type { SqlDialect } from '../core/db/dialect.js';
+import type { Database, SessionsTable } from '../core/db/schema.js';
 import { Invalid, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
@@ -13,11 +14,12 @@ import type { PriceTable } from './pricing.js';
 import { PIPELINE_AGENT_TYPE, runTimelineEvent, type RunEvent } from './run-events.js';
 import { newSessionRow, ownerMismatch, sessionWindow } from './session-rows.js';
 import * as store from './store.js';
-import { appendEvents, countColumn, type SessionRow, type TimelineEvent } from './timeline.js';
+import { appendEvents, countColumn, type SessionRow, type TimelineEvent, type SessionStatus } from './timeline.js';
 import { TrustAlerts, type TrustAlertRaiser } from './trust-alerts.js';
 import { scoreFindings, trustScore, type TrustRuleName } from './trust.js';
 import { countsByType, durationMs, findingView, replayPageJson, sessionView } from './views.js';
 import type { Logger } from '../core/logging.js';
+import type { Tx } from '../core/db/handles.js';
 
 /** Sequences are PostgreSQL integers; a page bound past this would not fit. */
 const MAX_SEQUENCE = 2 ** 31 - 1 - 2 * 1000;
@@ -51,7 +53,7 @@ export class SessionService {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly sandboxes: SandboxDirectory,
     private readonly runSandboxes: RunSandboxSource,
     /** The alerts feature; null raises no trust alerts (falls stay recorded as pending). */
@@ -135,7 +137,7 @@ export class SessionService {
   }
 
   /** Writes events after the session's last one, with their findings and the new totals. */
-  private async append(trx: Kysely<Database>, session: SessionRow, events: TimelineEvent[], now: string): Promise<SessionRow> {
+  private async append(trx: Tx, session: SessionRow, events: TimelineEvent[], now: string): Promise<SessionRow> {
     if (!events.length) return session;
     const { rows, changes, findings } = appendEvents(session, events, this.prices, now);
     await store.insertEvents(trx, this.dialect, rows);
@@ -178,7 +180,7 @@ export class SessionService {
   }
 
   /** Creates the run's session inside the transaction that creates the run (after the run row: the session references it). */
-  async openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void> {
+  async openRunSession(trx: Tx, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void> {
     await trx.insertInto('sessions').values(newSessionRow(run.accountId, run.sessionId, { sandboxId: null, pipelineRunId: run.runId }, now, PIPELINE_AGENT_TYPE)).execute();
   }
 
@@ -188,7 +190,7 @@ export class SessionService {
    * A trust fall is checked at once but outside that transaction: the check locks the session row, which
    * the transition holds until it commits, so it reads the fall once committed (or nothing, on a rollback).
    */
-  async recordRunEvent(trx: Kysely<Database>, runId: string, event: RunEvent): Promise<void> {
+  async recordRunEvent(trx: Tx, runId: string, event: RunEvent): Promise<void> {
     const session = await store.lockRunSession(trx, this.dialect, runId);
     if (!session) return;
     const updated = await this.append(trx, session, [runTimelineEvent(event)], nowIso());
@@ -227,7 +229,7 @@ export class SessionService {
     return sessionView(await this.withComputeCost(await this.get(accountId, id)));
   }
 
-  async listForSandbox(accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
+  async listForSandbox(accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: SessionStatus }) {
     if (!(await this.sandboxes.exists(accountId, sandboxId))) throw new NotFound('sandbox');
     const rows = await store.listSessions(this.db, accountId, sandboxId, options);
     return Promise.all(rows.map(async (row) => sessionView(await this.withComputeCost(row))));

@@ -1,11 +1,10 @@
 // SQL for sessions, their events and findings.
-import { CompiledQuery, sql, type Insertable, type Kysely, type Updateable } from 'kysely';
-import type { Dialect } from '../core/db/database.js';
-import type { Database, SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
+import { CompiledQuery, type Insertable, type Updateable } from 'kysely';
+import type { SqlDialect } from '../core/db/dialect.js';
+import type { SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
 import type { EventType } from './ingest-validation.js';
-import type { EventRow, SessionRow } from './timeline.js';
-
-type Db = Kysely<Database>;
+import type { EventRow, SessionRow, SessionStatus } from './timeline.js';
+import type { Db } from '../core/db/handles.js';
 
 /** Creates the session unless the account already has one with this id. */
 export async function ensureSession(db: Db, row: Insertable<SessionsTable>): Promise<void> {
@@ -14,15 +13,13 @@ export async function ensureSession(db: Db, row: Insertable<SessionsTable>): Pro
 
 /** Reads the session for appending. On PostgreSQL the row stays locked until the transaction ends, which
  * serializes concurrent appends to one session (SQLite transactions are serialized already). */
-export function lockSession(db: Db, dialect: Dialect, accountId: string, id: string): Promise<SessionRow | undefined> {
-  let query = db.selectFrom('sessions').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+export function lockSession(db: Db, dialect: SqlDialect, accountId: string, id: string): Promise<SessionRow | undefined> {
+  return dialect.forUpdate(db.selectFrom('sessions').selectAll().where('account_id', '=', accountId).where('id', '=', id)).executeTakeFirst();
 }
 
 /** Serializes the server's own session choice per sandbox (exec recording) on PostgreSQL. */
-export async function lockSandboxSessions(db: Db, dialect: Dialect, sandboxId: string): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${'sessions:' + sandboxId}, 0))`.execute(db);
+export async function lockSandboxSessions(db: Db, dialect: SqlDialect, sandboxId: string): Promise<void> {
+  await dialect.lockKey(db, `sessions:${sandboxId}`);
 }
 
 export function findSession(db: Db, accountId: string, id: string): Promise<SessionRow | undefined> {
@@ -30,17 +27,13 @@ export function findSession(db: Db, accountId: string, id: string): Promise<Sess
 }
 
 /** The sandbox's most recently active session that has not ended, locked on PostgreSQL like lockSession. */
-export function lockActiveSession(db: Db, dialect: Dialect, sandboxId: string): Promise<SessionRow | undefined> {
-  let query = db.selectFrom('sessions').selectAll().where('sandbox_id', '=', sandboxId).where('status', '=', 'active').orderBy('last_activity_at', 'desc').limit(1);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+export function lockActiveSession(db: Db, dialect: SqlDialect, sandboxId: string): Promise<SessionRow | undefined> {
+  return dialect.forUpdate(db.selectFrom('sessions').selectAll().where('sandbox_id', '=', sandboxId).where('status', '=', 'active').orderBy('last_activity_at', 'desc').limit(1)).executeTakeFirst();
 }
 
 /** The run's session, locked on PostgreSQL like lockSession. */
-export function lockRunSession(db: Db, dialect: Dialect, runId: string): Promise<SessionRow | undefined> {
-  let query = db.selectFrom('sessions').selectAll().where('pipeline_run_id', '=', runId);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+export function lockRunSession(db: Db, dialect: SqlDialect, runId: string): Promise<SessionRow | undefined> {
+  return dialect.forUpdate(db.selectFrom('sessions').selectAll().where('pipeline_run_id', '=', runId)).executeTakeFirst();
 }
 
 /** A run's sessions: its own, and those of the sandboxes its stage attempts created (`runSandboxIds`). */
@@ -52,7 +45,7 @@ export interface SessionFilter {
   /** The run's session and the sessions of the sandboxes its stages created. */
   pipelineRunId?: string;
   sandboxId?: string;
-  status?: string;
+  status?: SessionStatus;
 }
 
 /** `runSandboxIds`: with `filter.pipelineRunId`, the sandboxes the run's stage attempts created. */
@@ -63,7 +56,7 @@ export function listSessionsOf(db: Db, accountId: string, filter: SessionFilter,
   return query.orderBy('created_at', 'desc').orderBy('key', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 
-export function listSessions(db: Db, accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: string }) {
+export function listSessions(db: Db, accountId: string, sandboxId: string, options: { limit: number; offset: number; status?: SessionStatus }) {
   let query = db.selectFrom('sessions').selectAll().where('sandbox_id', '=', sandboxId).where('account_id', '=', accountId);
   if (options.status) query = query.where('status', '=', options.status);
   return query.orderBy('created_at', 'desc').orderBy('key', 'desc').limit(options.limit).offset(options.offset).execute();
@@ -128,9 +121,9 @@ function sqliteInsert(rows: number): string {
 const PG_INSERT = `insert into session_events (${EVENT_COLUMNS.join(',')})
   select * from unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::int[])`;
 
-export async function insertEvents(db: Db, dialect: Dialect, rows: EventRow[]): Promise<void> {
+export async function insertEvents(db: Db, dialect: SqlDialect, rows: EventRow[]): Promise<void> {
   if (!rows.length) return;
-  if (dialect === 'postgres') {
+  if (dialect.bindsArrays) {
     const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
     const values: unknown[] = [];
     for (const row of rows) {
@@ -196,10 +189,8 @@ export function sessionsAwaitingTrustAlerts(db: Db, limit: number) {
   return db.selectFrom('sessions').selectAll().where('trust_alert_pending', '=', 1).limit(limit).execute();
 }
 
-export function lockSessionByKey(db: Db, dialect: Dialect, key: string): Promise<SessionRow | undefined> {
-  let query = db.selectFrom('sessions').selectAll().where('key', '=', key);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+export function lockSessionByKey(db: Db, dialect: SqlDialect, key: string): Promise<SessionRow | undefined> {
+  return dialect.forUpdate(db.selectFrom('sessions').selectAll().where('key', '=', key)).executeTakeFirst();
 }
 
 export async function markTrustAlertsChecked(db: Db, key: string, raised: number): Promise<void> {

@@ -1,5 +1,7 @@
 // Appending events to a session: sequence numbers, LLM cost, token and per-type totals, the time range,
 // status changes and trust findings. Pure: the service reads the session row, calls this, writes the result.
+export { SESSION_STATUSES, type SessionStatus } from '../core/db/column-values.js';
+import type { SessionStatus } from '../core/db/column-values.js';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { SessionEventsTable, SessionsTable } from '../core/db/schema.js';
 import type { EventType, IngestedEvent } from './ingest-validation.js';
@@ -11,9 +13,6 @@ export type EventRow = Insertable<SessionEventsTable>;
 
 /** The parts of an ingested event a session needs; the server's own recordings build these directly. */
 export type TimelineEvent = Pick<IngestedEvent, 'id' | 'clientId' | 'type' | 'timestamp' | 'meta' | 'payload'>;
-
-export const SESSION_STATUSES = ['active', 'completed', 'failed', 'timeout'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 const COUNT_COLUMN: Record<EventType, keyof SessionsTable & `${string}_count`> = {
   llm_call: 'llm_call_count',
@@ -47,8 +46,8 @@ export function llmCost(payload: Record<string, unknown>, prices: PriceTable): n
  * event with payload.status `completed` or `failed` ends an active session at that event's timestamp;
  * `completed` and `failed` are final, later events are still recorded.
  */
-function nextStatus(current: string, event: TimelineEvent): string {
-  let status = current === 'timeout' ? 'active' : current;
+function nextStatus(current: SessionStatus, event: TimelineEvent): SessionStatus {
+  let status: SessionStatus = current === 'timeout' ? 'active' : current;
   if (status === 'active' && event.type === 'lifecycle' && (event.payload.status === 'completed' || event.payload.status === 'failed')) status = event.payload.status;
   return status;
 }

@@ -14,7 +14,7 @@ import { PriceTable } from './pricing.js';
 import { SessionService } from './service.js';
 import { trustAlertsDue, type TrustAlertRaiser, type TrustThresholds } from './trust-alerts.js';
 
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 function thresholds(overrides: Partial<TrustThresholds> = {}): TrustThresholds {
   const all = Object.fromEntries(ALERT_TYPES.map((type) => [type, { enabled: true, threshold: null }])) as TrustThresholds;
@@ -68,7 +68,7 @@ describe('trust alerts raised by the session service', () => {
   let service: SessionService;
   const accountId = 'acc_test';
   const sandboxId = 'sbx_test';
-  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, 'sqlite', new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(), 1800, quiet);
+  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(), 1800, quiet);
   const events = (session: string, type: string, payload: object, count = 1) =>
     Array.from({ length: count }, () => ({ session_id: session, sandbox_id: sandboxId, type, timestamp: new Date().toISOString(), payload }));
   const session = (id: string) => storage.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

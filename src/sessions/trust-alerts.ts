@@ -5,7 +5,7 @@
 // the sweeper.
 import type { Kysely } from 'kysely';
 import type { AlertRaiser, AlertThresholds, AlertType } from '../alerts/contract.js';
-import type { Dialect } from '../core/db/database.js';
+import type { SqlDialect } from '../core/db/dialect.js';
 import type { Database } from '../core/db/schema.js';
 import * as store from './store.js';
 import type { Logger } from '../core/logging.js';
@@ -31,7 +31,7 @@ export function trustAlertsDue(raised: number, score: number, thresholds: TrustT
 export class TrustAlerts {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly alerts: TrustAlertRaiser | null,
     private readonly log: Logger,
   ) {}

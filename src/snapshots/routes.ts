@@ -1,11 +1,13 @@
 // HTTP surface of snapshots: create and list under a sandbox, get, delete, signed download, restore.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { SandboxParams } from '../sandboxes/schemas.js';
-import { CreateSnapshotBody, DownloadLink, DownloadQuery, RestoreResult, RestoreSnapshotBody, Snapshot, SnapshotParams, type CreateSnapshotInput, type RestoreSnapshotInput } from './schemas.js';
+import { CreateSnapshotBody, DownloadLink, DownloadQuery, RestoreResult, RestoreSnapshotBody, Snapshot, SnapshotParams } from './schemas.js';
 import type { SnapshotService } from './service.js';
 import { snapshotView } from './views.js';
 import { ErrorResponse } from '../core/error-body.js';
+import { NoContent } from '../core/schemas.js';
 
 const access = { access: { kind: 'key', area: 'snapshots' } } as const;
 /** A confidential sandbox's snapshot may hold its secret values in files: its content is not for narrower scopes. */
@@ -13,15 +15,14 @@ const content = { access: { kind: 'key', area: 'snapshots', reaches: [{ kind: 's
 const restore = { access: { kind: 'key', area: 'snapshots', reaches: [{ kind: 'snapshot', from: 'params', field: 'id' }, { kind: 'sandbox', from: 'body', field: 'sandbox_id' }] } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
-type Params = { Params: { id: string } };
 
 const LIMITS = 'Limits: 20 snapshots per sandbox, 2 GB per snapshot (compressed), 10 GB per account (operators can change them); past one the answer is 403 naming it.';
 
-export function snapshotRoutes(service: SnapshotService, publicUrl: string | null) {
+export function snapshotRoutes(service: SnapshotService, publicUrl: string | null): FastifyPluginAsyncTypebox {
   const baseUrl = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
-  return async function register(app: FastifyInstance) {
-    app.post<Params & { Body: CreateSnapshotInput }>('/v1/sandboxes/:id/snapshots', {
+  return async function register(app) {
+    app.post('/v1/sandboxes/:id/snapshots', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['snapshots'],
@@ -34,28 +35,28 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       handler: async (request, reply) => reply.code(201).send(snapshotView(await service.create(request.principal!.accountId, request.params.id, request.body.name))),
     });
 
-    app.get<Params>('/v1/sandboxes/:id/snapshots', {
+    app.get('/v1/sandboxes/:id/snapshots', {
       config: access,
       schema: { tags: ['snapshots'], summary: 'List a sandbox\'s snapshots', description: 'Newest first, also after the sandbox was destroyed.', params: SandboxParams, response: { 200: Type.Array(Snapshot), ...errors } },
       handler: async (request) => (await service.list(request.principal!.accountId, request.params.id)).map(snapshotView),
     });
 
-    app.get<Params>('/v1/snapshots/:id', {
+    app.get('/v1/snapshots/:id', {
       config: access,
       schema: { tags: ['snapshots'], summary: 'Get a snapshot', params: SnapshotParams, response: { 200: Snapshot, ...errors } },
       handler: async (request) => snapshotView(await service.get(request.principal!.accountId, request.params.id)),
     });
 
-    app.delete<Params>('/v1/snapshots/:id', {
+    app.delete('/v1/snapshots/:id', {
       config: access,
-      schema: { tags: ['snapshots'], summary: 'Delete a snapshot', description: 'Removes the archive; download links stop working. 409 while an automatic snapshot is still being taken.', params: SnapshotParams, response: { 204: Type.Null(), ...errors } },
+      schema: { tags: ['snapshots'], summary: 'Delete a snapshot', description: 'Removes the archive; download links stop working. 409 while an automatic snapshot is still being taken.', params: SnapshotParams, response: { 204: NoContent, ...errors } },
       handler: async (request, reply) => {
         await service.delete(request.principal!.accountId, request.params.id);
         return reply.code(204).send();
       },
     });
 
-    app.get<Params>('/v1/snapshots/:id/download', {
+    app.get('/v1/snapshots/:id/download', {
       config: content,
       schema: {
         tags: ['snapshots'],
@@ -67,7 +68,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       handler: async (request) => service.downloadLink(request.principal!.accountId, request.params.id, baseUrl(request)),
     });
 
-    app.get<Params & { Querystring: { expires: string; signature: string } }>('/v1/snapshot-downloads/:id', {
+    app.get('/v1/snapshot-downloads/:id', {
       config: { access: { kind: 'open', limit: 'open' } },
       schema: {
         tags: ['snapshots'],
@@ -88,7 +89,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       },
     });
 
-    app.post<Params & { Body: RestoreSnapshotInput }>('/v1/snapshots/:id/restore', {
+    app.post('/v1/snapshots/:id/restore', {
       config: { ...restore, idempotent: true },
       schema: {
         tags: ['snapshots'],

@@ -1,5 +1,6 @@
 // Request and response shapes of the snapshot endpoints.
 import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from '../core/schemas.js';
 
 export const CreateSnapshotBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 128, description: 'Any label; need not be unique.' }) },
@@ -29,7 +30,7 @@ export const Snapshot = Type.Object({
     enum: ['creating', 'completed', 'failed'],
     description: '`completed` for a snapshot answered by POST (it is taken before the answer). An automatic pause snapshot is `creating` while its copy runs, then `completed`, or `failed` with `error`.',
   }),
-  kind: Type.String({ enum: ['manual', 'pause'], description: '`pause`: taken automatically when the sandbox was paused; only the latest one per sandbox is kept.' }),
+  kind: StringEnum(['manual', 'pause'], { description: '`pause`: taken automatically when the sandbox was paused; only the latest one per sandbox is kept.' }),
   template: Type.String({ description: 'The sandbox template the snapshot is relative to; it restores only onto a sandbox of this template.' }),
   error: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),

@@ -10,12 +10,13 @@ import { Conflict, Forbidden, Invalid, LimitExceeded, NotFound } from '../core/e
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import type { Logger, PauseSnapshot, PauseSnapshots, SandboxService } from '../sandboxes/service.js';
+import type { PauseSnapshot, PauseSnapshots, SandboxService } from '../sandboxes/service.js';
 import type { PlanLock } from '../sandboxes/context.js';
 import type { SandboxRow } from '../sandboxes/store.js';
 import { checkDownloadSignature, downloadSignature } from './download-url.js';
 import type { SnapshotStorage } from './storage.js';
 import * as store from './store.js';
+import type { Logger } from '../core/logging.js';
 
 export type SnapshotLimits = Config['snapshots'];
 
@@ -205,7 +206,7 @@ export class SnapshotService implements PauseSnapshots {
       throw new LimitExceeded(`the snapshot (${gigabytes(sizeBytes)}) would bring the account's snapshots to ${gigabytes(used + sizeBytes)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account`, 'quota_exceeded');
     }
     await this.storage.put(row.storage_key, staged);
-    const completed = { ...row, status: 'completed', size_bytes: sizeBytes, completed_at: nowIso() };
+    const completed: store.SnapshotRow = { ...row, status: 'completed', size_bytes: sizeBytes, completed_at: nowIso() };
     await store.updateSnapshot(this.db, row.id, { status: completed.status, size_bytes: sizeBytes, completed_at: completed.completed_at });
     return completed;
   }

@@ -1,6 +1,7 @@
 // SQL for snapshots.
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, SnapshotsTable } from '../core/db/schema.js';
+import type { SnapshotStatus } from './contract.js';
 
 export type SnapshotRow = Selectable<SnapshotsTable>;
 
@@ -46,6 +47,6 @@ export function previousPauseSnapshots(db: Kysely<Database>, sandboxId: string, 
   return db.selectFrom('snapshots').selectAll().where('sandbox_id', '=', sandboxId).where('kind', '=', 'pause').where('id', '!=', exceptId).execute();
 }
 
-export function snapshotsInStatus(db: Kysely<Database>, status: string) {
+export function snapshotsInStatus(db: Kysely<Database>, status: SnapshotStatus) {
   return db.selectFrom('snapshots').selectAll().where('status', '=', status).execute();
 }

@@ -1,7 +1,8 @@
 // HTTP surface of terminals: the WebSocket that runs a login shell, the tickets browsers use to open it,
 // and the list of a sandbox's sessions. The PTY is opened before the upgrade, so every failure
 // (credentials, scope, unknown sandbox, not running, unknown session) is a normal JSON error.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { Type } from '@sinclair/typebox';
 import type { RawData, WebSocket } from 'ws';
@@ -34,7 +35,6 @@ const TerminalQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-type TerminalRequest = { Params: { id: string }; Querystring: { ticket?: string; session?: string; cols?: number; rows?: number } };
 
 const TerminalSessionView = Type.Object({
   id: Type.String(),
@@ -73,8 +73,8 @@ function terminalUrl(request: FastifyRequest, sandboxId: string, ticket: string)
   return `${secure ? 'wss' : 'ws'}://${request.host}/v1/sandboxes/${sandboxId}/terminal?ticket=${encodeURIComponent(ticket)}`;
 }
 
-export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime, config: Config) {
-  return async function register(app: FastifyInstance) {
+export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime, config: Config): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     await app.register(websocket, { options: { maxPayload: MAX_INPUT_FRAME_BYTES } });
     const tickets = new TerminalTickets();
     const activity = new ActivityThrottle(
@@ -97,7 +97,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
       return row;
     }
 
-    app.post<{ Params: { id: string } }>('/v1/sandboxes/:id/terminal/tickets', {
+    app.post('/v1/sandboxes/:id/terminal/tickets', {
       config: { access: { kind: 'key', area: 'sandboxes', reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }] }, idempotent: true },
       schema: {
         tags: ['terminal'],
@@ -114,7 +114,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
       },
     });
 
-    app.get<{ Params: { id: string } }>('/v1/sandboxes/:id/terminal/sessions', {
+    app.get('/v1/sandboxes/:id/terminal/sessions', {
       config: { access: { kind: 'key', area: 'sandboxes' } },
       schema: {
         tags: ['terminal'],
@@ -129,7 +129,7 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
       },
     });
 
-    app.route<TerminalRequest>({
+    app.route({
       method: 'GET',
       url: '/v1/sandboxes/:id/terminal',
       config: { access: { kind: 'ticket', area: 'sandboxes', writes: true, reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }], redeem: (ticket, params) => tickets.redeem(ticket, params.id) } },

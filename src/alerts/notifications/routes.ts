@@ -1,5 +1,5 @@
 // HTTP surface of notifications: the in-app list, read state, deliveries to channels, and the config.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
 import type { Channel } from '../rules.js';
@@ -12,9 +12,6 @@ import {
   NotificationConfig,
   NotificationWithDeliveries,
   UpdateConfigBody,
-  type ListDeliveriesInput,
-  type ListNotificationsInput,
-  type UpdateConfigInput,
 } from './schemas.js';
 import type { NotificationService } from './service.js';
 import { ErrorResponse } from '../../core/error-body.js';
@@ -23,15 +20,13 @@ const access = { access: { kind: 'key', area: 'alerts' } } as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 429: Err };
 
-type Params = { Params: { id: string } };
-
-export function notificationRoutes(service: NotificationService) {
-  return async function register(app: FastifyInstance) {
+export function notificationRoutes(service: NotificationService): FastifyPluginAsyncTypebox {
+  return async function register(app) {
     app.addSchema(Notification);
     app.addSchema(Delivery);
     app.addSchema(NotificationConfig);
 
-    app.get<{ Querystring: ListNotificationsInput }>('/v1/notifications', {
+    app.get('/v1/notifications', {
       config: access,
       schema: {
         tags: ['notifications'],
@@ -76,7 +71,7 @@ export function notificationRoutes(service: NotificationService) {
       handler: async (request) => service.config(request.principal!.accountId),
     });
 
-    app.put<{ Body: UpdateConfigInput }>('/v1/notifications/config', {
+    app.put('/v1/notifications/config', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['notifications'],
@@ -89,7 +84,7 @@ export function notificationRoutes(service: NotificationService) {
       handler: async (request) => service.updateConfig(request.principal!.accountId, request.body),
     });
 
-    app.get<{ Querystring: ListDeliveriesInput }>('/v1/notifications/deliveries', {
+    app.get('/v1/notifications/deliveries', {
       config: access,
       schema: {
         tags: ['notifications'],
@@ -104,19 +99,19 @@ export function notificationRoutes(service: NotificationService) {
       },
     });
 
-    app.get<Params>('/v1/notifications/deliveries/:id', {
+    app.get('/v1/notifications/deliveries/:id', {
       config: access,
       schema: { tags: ['notifications'], summary: 'Get a channel delivery with its attempts', params: IdParams, response: { 200: Type.Ref(Delivery), 404: Err, ...errors } },
       handler: async (request) => service.delivery(request.principal!.accountId, request.params.id),
     });
 
-    app.get<Params>('/v1/notifications/:id', {
+    app.get('/v1/notifications/:id', {
       config: access,
       schema: { tags: ['notifications'], summary: 'Get a notification with its deliveries', params: IdParams, response: { 200: NotificationWithDeliveries, 404: Err, ...errors } },
       handler: async (request) => service.get(request.principal!.accountId, request.params.id),
     });
 
-    app.post<Params>('/v1/notifications/:id/read', {
+    app.post('/v1/notifications/:id/read', {
       config: { ...access, idempotent: true },
       schema: {
         tags: ['notifications'],

@@ -5,8 +5,8 @@ import { DELIVERY_STATUSES } from '../../core/outbox/store.js';
 import { ALERT_SEVERITIES } from '../contract.js';
 import { ChannelSchema, MAX_PAGE_LIMIT } from '../schemas.js';
 import { SECRET_PATTERN } from '../../core/webhooks/signature.js';
+import { Nullable, StringEnum } from '../../core/schemas.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20 }));
 const Offset = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }));
 
@@ -15,7 +15,7 @@ export const Notification = Type.Object(
     id: Type.String(),
     alert_id: Nullable(Type.String({ description: 'The alert that raised it.' })),
     type: Type.String({ description: 'The alert type for alert notifications.' }),
-    severity: Type.String({ enum: [...ALERT_SEVERITIES] }),
+    severity: StringEnum(ALERT_SEVERITIES),
     title: Type.String(),
     message: Type.String(),
     sandbox_id: Nullable(Type.String()),
@@ -32,7 +32,7 @@ export const Delivery = Type.Object(
     notification_id: Nullable(Type.String()),
     channel: ChannelSchema,
     target: Type.String({ description: 'Email address or URL, as configured when the notification was created.' }),
-    status: Type.String({ enum: [...DELIVERY_STATUSES], description: '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or refused: see last_error).' }),
+    status: StringEnum(DELIVERY_STATUSES, { description: '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or refused: see last_error).' }),
     attempts: Type.Integer(),
     max_attempts: Type.Integer(),
     next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
@@ -65,7 +65,7 @@ export const ListDeliveriesQuery = Type.Object(
   {
     notification_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     channel: Type.Optional(ChannelSchema),
-    status: Type.Optional(Type.String({ enum: [...DELIVERY_STATUSES] })),
+    status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
     limit: Limit,
     offset: Offset,
   },

@@ -1,7 +1,7 @@
 // Notifications: the in-app record every alert (and later other events) creates, its deliveries to the
 // channels the account enabled, and the notification config those deliveries read.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../core/db/database.js';
+import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
 import { NotFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -39,7 +39,7 @@ const NOTIFICATION_KIND_PREFIX = 'notification.';
 export class NotificationService {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly outbox: Outbox,
     private readonly channels: Record<Channel, NotificationChannel>,
     private readonly policy: OutboundPolicy,
@@ -131,10 +131,10 @@ export class NotificationService {
 
   /** The account's config, created with defaults (and a fresh webhook secret) on first use. */
   private async configRow(db: Kysely<Database>, accountId: string, forUpdate = false): Promise<store.ConfigRow> {
-    const existing = await store.findConfig(db, accountId, forUpdate && this.dialect === 'postgres');
+    const existing = await store.findConfig(db, accountId, forUpdate ? this.dialect : null);
     if (existing) return existing;
     await store.insertConfigIfMissing(db, defaultConfig(accountId, nowIso()));
-    return (await store.findConfig(db, accountId, forUpdate && this.dialect === 'postgres'))!;
+    return (await store.findConfig(db, accountId, forUpdate ? this.dialect : null))!;
   }
 
   async config(accountId: string) {

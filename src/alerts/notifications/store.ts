@@ -1,6 +1,7 @@
 // SQL for in-app notifications and the per-account notification config.
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, NotificationConfigsTable, NotificationsTable } from '../../core/db/schema.js';
+import type { SqlDialect } from '../../core/db/dialect.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 export type ConfigRow = Selectable<NotificationConfigsTable>;
@@ -48,13 +49,10 @@ export async function markAllRead(db: Kysely<Database>, accountId: string, now: 
 }
 
 /** `lock` (PostgreSQL only) holds the row until the transaction ends. */
-export function findConfig(db: Kysely<Database>, accountId: string, lock = false) {
-  return db
-    .selectFrom('notification_configs')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .$if(lock, (q) => q.forUpdate())
-    .executeTakeFirst();
+/** `lockWith`: lock the row until the transaction ends, as that dialect locks rows. */
+export function findConfig(db: Kysely<Database>, accountId: string, lockWith: SqlDialect | null = null) {
+  const query = db.selectFrom('notification_configs').selectAll().where('account_id', '=', accountId);
+  return (lockWith ? lockWith.forUpdate(query) : query).executeTakeFirst();
 }
 
 /** Creates the account's config with these defaults unless it exists; concurrent callers create one. */

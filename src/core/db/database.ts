@@ -5,13 +5,16 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqlite } from 'kysely';
+import { sqlDialect, type Dialect, type SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect };
 
 export interface Storage {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** What this dialect does differently (row locks, array parameters): ask it, never compare `dialect`. */
+  sqlDialect: SqlDialect;
   /** Present for PostgreSQL: shared with components that need the raw pool (rate limiter store). */
   pgPool: pg.Pool | null;
   close(): Promise<void>;
@@ -28,7 +31,7 @@ export function openStorage(options: StorageOptions): Storage {
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
+    return { db, dialect: 'postgres', sqlDialect: sqlDialect('postgres'), pgPool: pool, close: () => db.destroy() };
   }
   fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const sqlite = new SqliteDatabase(options.sqliteFile);
@@ -37,7 +40,7 @@ export function openStorage(options: StorageOptions): Storage {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', pgPool: null, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlDialect: sqlDialect('sqlite'), pgPool: null, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -2,6 +2,9 @@
 // JSON documents text: the one representation both SQLite and PostgreSQL store the same way.
 // Longer than 350 lines: one short interface per table and the Database map Kysely and the migrations
 // type against; no logic, and splitting it by feature would scatter the one picture of the schema.
+// Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
+import type { Scope } from '../access.js';
+import type { Plan, AlertSeverity, AlertType, AttemptStatus, DeliveryStatus, EvalStatus, PipelineStatus, RunStatus, SandboxStatus, SessionStatus, SnapshotKind, SnapshotStatus, StageStatus } from './column-values.js';
 
 export interface AccountsTable {
   id: string;
@@ -9,7 +12,7 @@ export interface AccountsTable {
   email_normalized: string;
   name: string | null;
   password_hash: string;
-  plan: string;
+  plan: Plan;
   created_at: string;
   updated_at: string;
 }
@@ -18,7 +21,7 @@ export interface ApiKeysTable {
   id: string;
   account_id: string;
   name: string;
-  scope: string;
+  scope: Scope;
   display_prefix: string;
   key_hash: string;
   created_at: string;
@@ -38,7 +41,7 @@ export interface DashboardSessionsTable {
 export interface SandboxesTable {
   id: string;
   account_id: string;
-  status: string;
+  status: SandboxStatus;
   error: string | null;
   runtime: string;
   template: string;
@@ -105,8 +108,8 @@ export interface ServerSettingsTable {
 export interface AlertsTable {
   id: string;
   account_id: string;
-  type: string;
-  severity: string;
+  type: AlertType;
+  severity: AlertSeverity;
   message: string;
   sandbox_id: string | null;
   /** What the alert is about (`sandbox`, `session`, `run`); one open alert per (type, resource). */
@@ -122,7 +125,7 @@ export interface AlertsTable {
 export interface AlertRulesTable {
   id: string;
   account_id: string;
-  type: string;
+  type: AlertType;
   enabled: number;
   threshold: number | null;
   /** JSON array of channel names. */
@@ -174,7 +177,7 @@ export interface OutboxTable {
   /** JSON document the handler sends. */
   payload: string;
   /** `pending`, `delivering` (leased by a worker), `delivered`, `failed`. */
-  status: string;
+  status: DeliveryStatus;
   attempts: number;
   max_attempts: number;
   next_attempt_at: string;
@@ -209,7 +212,7 @@ export interface SessionsTable {
   sandbox_id: string | null;
   /** The run whose timeline this session records. */
   pipeline_run_id: string | null;
-  status: string;
+  status: SessionStatus;
   agent_type: string | null;
   model: string | null;
   /** bigint: PostgreSQL hands these back as strings. */
@@ -283,7 +286,7 @@ export interface PipelinesTable {
   id: string;
   account_id: string;
   name: string;
-  status: string;
+  status: PipelineStatus;
   version: number;
   created_at: string;
   updated_at: string;
@@ -306,7 +309,7 @@ export interface PipelineRunsTable {
   pipeline_id: string;
   pipeline_name: string;
   version: number;
-  status: string;
+  status: RunStatus;
   trigger: string;
   /** JSON `{env, repo, branch}`. */
   input: string;
@@ -326,7 +329,7 @@ export interface PipelineRunStagesTable {
   position: number;
   name: string;
   type: string;
-  status: string;
+  status: StageStatus;
   attempt: number;
   failures: number;
   next_attempt_at: string | null;
@@ -352,7 +355,7 @@ export interface PipelineStageAttemptsTable {
   run_stage_id: string;
   attempt: number;
   worker_id: string;
-  status: string;
+  status: AttemptStatus;
   exit_code: number | null;
   error: string | null;
   sandbox_id: string | null;
@@ -480,7 +483,7 @@ export interface EvalResultsTable {
   scenario_id: string | null;
   suite_id: string | null;
   /** `passed`, `failed` or `errored`. */
-  status: string;
+  status: EvalStatus;
   pass_rate: number;
   score: number;
   cost_usd: number;
@@ -508,10 +511,8 @@ export interface SnapshotsTable {
   /** The sandbox's template: a snapshot holds changes relative to it, so it restores only onto the same one. */
   template: string;
   name: string;
-  /** `manual` (POST …/snapshots) or `pause` (taken automatically when the sandbox was paused). */
-  kind: string;
-  /** `creating`, `completed` or `failed`. */
-  status: string;
+  kind: SnapshotKind;
+  status: SnapshotStatus;
   error: string | null;
   size_bytes: number | string;
   storage_key: string;

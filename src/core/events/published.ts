@@ -1,8 +1,7 @@
 // Events a user can subscribe to (webhook endpoints): the sandbox lifecycle and the spec's pipeline
 // events. The feature that decides an event publishes it inside the transaction that records it, so an
 // event is delivered if and only if the change it reports committed.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Tx } from '../db/handles.js';
 
 export const SANDBOX_EVENT_TYPES = [
   'sandbox.created',
@@ -44,7 +43,7 @@ export interface PublishedEvent {
 
 /** Receives events inside the transaction that decided them (webhook fan-out writes outbox rows there). */
 export interface EventPublisher {
-  publish(trx: Kysely<Database>, event: PublishedEvent): Promise<void>;
+  publish(trx: Tx, event: PublishedEvent): Promise<void>;
 }
 
 /** For an app built without subscribers (and the features' own tests). */

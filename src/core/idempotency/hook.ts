@@ -7,11 +7,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { HttpError } from '../errors.js';
-import { PeriodicTask, type PeriodicTaskLogger } from '../periodic-task.js';
+import { PeriodicTask } from '../periodic-task.js';
 import type { Database } from '../db/schema.js';
 import type { Kysely } from 'kysely';
 import { requestFingerprint } from './fingerprint.js';
 import { IdempotencyStore, type KeyClaim, type StoredKey } from './store.js';
+import type { Logger } from '../logging.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -36,7 +37,7 @@ export interface IdempotencyOptions {
   sealer: ResponseSealer;
   /** Keys the request fingerprints (HMAC). */
   fingerprintKey: Buffer;
-  log: PeriodicTaskLogger;
+  log: Logger;
   /** How long a duplicate waits for the first request to answer before it gets 409 `idempotency_in_progress`. */
   waitMs: number;
 }

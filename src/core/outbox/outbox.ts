@@ -3,13 +3,14 @@
 // for their kind, retrying with backoff until delivered or out of attempts. Rows and their attempts are
 // the record users see.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import * as store from './store.js';
 import type { DeliveryHandler, OutboxSettings } from './delivery.js';
-import { OutboxWorker, type WorkerLogger } from './worker.js';
+import { OutboxWorker } from './worker.js';
+import type { Logger } from '../logging.js';
 
 export { DeliveryFailed, type Delivery, type DeliveryHandler, type DeliveryResult, type OutboxSettings } from './delivery.js';
 
@@ -27,9 +28,9 @@ export class Outbox {
 
   constructor(
     private readonly db: Kysely<Database>,
-    dialect: Dialect,
+    dialect: SqlDialect,
     private readonly settings: OutboxSettings,
-    log: WorkerLogger,
+    log: Logger,
   ) {
     this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log);
   }

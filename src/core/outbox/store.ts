@@ -1,13 +1,12 @@
 // SQL for the outbox: enqueue, claim due rows under a lease, record each attempt, finish.
+export { DELIVERY_STATUSES, type DeliveryStatus } from '../db/column-values.js';
+import type { DeliveryStatus } from '../db/column-values.js';
 import type { Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { SqlDialect } from '../db/dialect.js';
 import type { Database, OutboxAttemptsTable, OutboxTable } from '../db/schema.js';
 
 export type DeliveryRow = Selectable<OutboxTable>;
 export type AttemptRow = Selectable<OutboxAttemptsTable>;
-
-export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export function insertDelivery(db: Kysely<Database>, row: DeliveryRow) {
   return db.insertInto('outbox').values(row).execute();
@@ -26,7 +25,7 @@ export interface ClaimRequest {
  * and counts the attempt. On PostgreSQL rows locked by another worker's claim are skipped, so two
  * workers never take the same row; SQLite runs one writer at a time.
  */
-export async function claimDue(db: Kysely<Database>, dialect: Dialect, request: ClaimRequest): Promise<DeliveryRow[]> {
+export async function claimDue(db: Kysely<Database>, dialect: SqlDialect, request: ClaimRequest): Promise<DeliveryRow[]> {
   if (!request.kinds.length) return [];
   return db
     .updateTable('outbox')
@@ -50,7 +49,7 @@ export async function claimDue(db: Kysely<Database>, dialect: Dialect, request: 
         )
         .orderBy('next_attempt_at')
         .limit(request.limit)
-        .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+        .$call((q) => dialect.forUpdateSkipLocked(q)),
     )
     .returningAll()
     .execute();

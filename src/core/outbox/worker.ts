@@ -2,23 +2,19 @@
 // records the attempt, and schedules a retry with backoff or gives up. Polls, and wakes early when told
 // something was enqueued. A crashed worker's rows come back when their lease expires.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/database.js';
+import type { SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { retryDelayMs } from './backoff.js';
 import { DeliveryFailed, type DeliveryHandler, type OutboxSettings } from './delivery.js';
 import * as store from './store.js';
 import { PeriodicTask } from '../periodic-task.js';
+import type { Logger } from '../logging.js';
 
 const BATCH_SIZE = 10;
 const ERROR_CHARS = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_BATCH = 500;
-
-export interface WorkerLogger {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 interface AttemptResult {
   ok: boolean;
@@ -35,10 +31,10 @@ export class OutboxWorker {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     private readonly settings: OutboxSettings,
     private readonly handlers: ReadonlyMap<string, DeliveryHandler>,
-    private readonly log: WorkerLogger,
+    private readonly log: Logger,
   ) {
     this.task = new PeriodicTask('outbox worker pass', settings.pollIntervalMs, () => this.drain(), log);
   }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseDurationMs } from './duration.js';
 import { findCycle, validateDefinition } from './validate.js';
-import type { PipelineDefinition, StageDefinition } from './types.js';
+import type { PipelineDraft, StageDraft } from './types.js';
 
-const command = (name: string, extra: Partial<StageDefinition> = {}): StageDefinition => ({ name, type: 'command', command: 'true', ...extra });
-const definition = (stages: StageDefinition[]): PipelineDefinition => ({ description: '', stages, defaults: {} });
-const refusal = (stages: StageDefinition[]) => {
+const command = (name: string, extra: Partial<StageDraft> = {}): StageDraft => ({ name, type: 'command', command: 'true', ...extra });
+const definition = (stages: StageDraft[]): PipelineDraft => ({ description: '', stages, defaults: {} });
+const refusal = (stages: StageDraft[]) => {
   try {
     validateDefinition(definition(stages));
   } catch (error) {
@@ -38,8 +38,8 @@ describe('cycle detection', () => {
 describe('definition rules', () => {
   it('accepts a valid DAG', () => {
     expect(refusal([command('build'), command('test', { depends_on: ['build'], condition: { if: 'input.branch == "main"' } })])).toBeNull();
-    expect(refusal([{ name: 'e', type: 'eval', config: { scenario_id: 'evs_01jb0000000000000000000000' } } as StageDefinition])).toBeNull();
-    expect(refusal([{ name: 'e', type: 'eval', config: { suite_id: 'evt_01jb0000000000000000000000' } } as StageDefinition])).toBeNull();
+    expect(refusal([{ name: 'e', type: 'eval', config: { scenario_id: 'evs_01jb0000000000000000000000' } } as StageDraft])).toBeNull();
+    expect(refusal([{ name: 'e', type: 'eval', config: { suite_id: 'evt_01jb0000000000000000000000' } } as StageDraft])).toBeNull();
   });
   it.each([
     ['duplicate names', [command('a'), command('a')], /body.stages\[1\].name "a" is used by another stage/],
@@ -52,18 +52,18 @@ describe('definition rules', () => {
     ['CEL syntax', [command('a', { condition: { if: 'input.branch ==' } })], /condition.if is not a valid CEL expression/],
     ['CEL unknown variable', [command('a', { condition: { if: 'branch == "main"' } })], /condition.if is not a valid CEL expression/],
     ['CEL not a bool', [command('a', { condition: { if: '1 + 2' } })], /must evaluate to a bool/],
-    ['command missing', [{ name: 'a', type: 'command' } as StageDefinition], /command is required/],
-    ['gate without checks', [{ name: 'g', type: 'gate', config: {} } as StageDefinition], /needs at least one check/],
-    ['gate bad trust', [{ name: 'g', type: 'gate', config: { trust_above: 101 } } as StageDefinition], /trust_above must be between 0 and 100/],
-    ['gate bad type', [{ name: 'g', type: 'gate', config: { cost_below: 'x' } } as StageDefinition], /cost_below must be a number/],
-    ['approval channel', [{ name: 'x', type: 'await_approval', config: { channels: ['sms'] } } as StageDefinition], /channels\[0\] must be one of dashboard, email, chat_a/],
-    ['eval two targets', [{ name: 'e', type: 'eval', config: { scenario_name: 'a', suite_name: 'b' } } as StageDefinition], /exactly one of scenario_id/],
-    ['eval UUID scenario_id', [{ name: 'e', type: 'eval', config: { scenario_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } as StageDefinition], /config.scenario_id must be a scenario id \(evs_/],
-    ['eval suite id as scenario_id', [{ name: 'e', type: 'eval', config: { scenario_id: 'evt_01jb0000000000000000000000' } } as StageDefinition], /config.scenario_id must be a scenario id/],
-    ['eval malformed suite_id', [{ name: 'e', type: 'eval', config: { suite_id: 'evt_x' } } as StageDefinition], /config.suite_id must be a suite id \(evt_/],
-    ['a2a missing url', [{ name: 'x', type: 'a2a', config: { skill_id: 's', prompt: 'p' } } as StageDefinition], /agent_url is required/],
-    ['unknown config field', [{ name: 'g', type: 'gate', config: { trust: 3 } } as StageDefinition], /config.trust is not a gate config field/],
+    ['command missing', [{ name: 'a', type: 'command' } as StageDraft], /command is required/],
+    ['gate without checks', [{ name: 'g', type: 'gate', config: {} } as StageDraft], /needs at least one check/],
+    ['gate bad trust', [{ name: 'g', type: 'gate', config: { trust_above: 101 } } as StageDraft], /trust_above must be between 0 and 100/],
+    ['gate bad type', [{ name: 'g', type: 'gate', config: { cost_below: 'x' } } as StageDraft], /cost_below must be a number/],
+    ['approval channel', [{ name: 'x', type: 'await_approval', config: { channels: ['sms'] } } as StageDraft], /channels\[0\] must be one of dashboard, email, chat_a/],
+    ['eval two targets', [{ name: 'e', type: 'eval', config: { scenario_name: 'a', suite_name: 'b' } } as StageDraft], /exactly one of scenario_id/],
+    ['eval UUID scenario_id', [{ name: 'e', type: 'eval', config: { scenario_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } as StageDraft], /config.scenario_id must be a scenario id \(evs_/],
+    ['eval suite id as scenario_id', [{ name: 'e', type: 'eval', config: { scenario_id: 'evt_01jb0000000000000000000000' } } as StageDraft], /config.scenario_id must be a scenario id/],
+    ['eval malformed suite_id', [{ name: 'e', type: 'eval', config: { suite_id: 'evt_x' } } as StageDraft], /config.suite_id must be a suite id \(evt_/],
+    ['a2a missing url', [{ name: 'x', type: 'a2a', config: { skill_id: 's', prompt: 'p' } } as StageDraft], /agent_url is required/],
+    ['unknown config field', [{ name: 'g', type: 'gate', config: { trust: 3 } } as StageDraft], /config.trust is not a gate config field/],
   ])('refuses %s', (_what, stages, pattern) => {
-    expect(refusal(stages as StageDefinition[])).toMatch(pattern);
+    expect(refusal(stages as StageDraft[])).toMatch(pattern);
   });
 });

@@ -7,13 +7,14 @@ import { findTemplate } from '../../runtime/templates/index.js';
 import { CHANNELS_FOR_APPROVAL } from './approval-channels.js';
 import { parseDurationMs } from './duration.js';
 import { checkExpression } from './expressions.js';
-import type { PipelineDefaults, PipelineDefinition, RetryPolicy, StageDefinition } from './types.js';
+import type { PipelineDefaults, PipelineDefinition, PipelineDraft, RetryPolicy, StageDraft } from './types.js';
 
 export const MAX_STAGES = 100;
 export const MAX_RETRY_ATTEMPTS = 20;
 const MAX_TIMEOUT_MS = 24 * 3_600_000;
 
-export function validateDefinition(definition: PipelineDefinition): void {
+/** Refuses a draft that breaks a rule; one that passes is a PipelineDefinition (each config fits its stage type). */
+export function validateDefinition(definition: PipelineDraft): asserts definition is PipelineDefinition {
   const { stages, defaults } = definition;
   if (stages.length === 0) throw new Invalid('body.stages', 'must hold at least one stage');
   if (stages.length > MAX_STAGES) throw new Invalid('body.stages', `may hold at most ${MAX_STAGES} stages`);
@@ -35,7 +36,7 @@ function validateDefaults(defaults: PipelineDefaults): void {
   if (defaults.timeout !== undefined) validateDuration(defaults.timeout, 'body.defaults.timeout', MAX_TIMEOUT_MS);
 }
 
-function validateStage(stage: StageDefinition, field: string, names: Set<string>): void {
+function validateStage(stage: StageDraft, field: string, names: Set<string>): void {
   if (stage.type === 'command' && !stage.command?.trim()) throw new Invalid(`${field}.command`, 'is required for a command stage');
   if (stage.type !== 'command' && stage.command !== undefined) throw new Invalid(`${field}.command`, `is only used by command stages, not ${stage.type}`);
   if (stage.template !== undefined) validateTemplate(stage.template, `${field}.template`);
@@ -84,7 +85,7 @@ function validateRetry(retry: RetryPolicy, field: string): void {
 }
 
 type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'string[]';
-const CONFIG_FIELDS: Record<StageDefinition['type'], Record<string, FieldType>> = {
+const CONFIG_FIELDS: Record<StageDraft['type'], Record<string, FieldType>> = {
   command: {},
   await_approval: { message: 'string', channels: 'string[]', sla_timeout: 'string', auto_decision: 'string' },
   gate: { trust_above: 'integer', cost_below: 'number', expression: 'string', state_key: 'string', fail_fast: 'boolean' },
@@ -119,7 +120,7 @@ function typeMatches(value: unknown, type: FieldType): boolean {
   }
 }
 
-function validateConfig(stage: StageDefinition, field: string): void {
+function validateConfig(stage: StageDraft, field: string): void {
   const allowed = CONFIG_FIELDS[stage.type];
   const config = stage.config ?? {};
   for (const [key, value] of Object.entries(config)) {
@@ -199,7 +200,7 @@ function validateStateKey(key: string, field: string): void {
 }
 
 /** The first cycle found among `depends_on` edges, as stage names ending where it began; null if none. */
-export function findCycle(stages: Pick<StageDefinition, 'name' | 'depends_on'>[]): string[] | null {
+export function findCycle(stages: Pick<StageDraft, 'name' | 'depends_on'>[]): string[] | null {
   const dependencies = new Map(stages.map((stage) => [stage.name, stage.depends_on ?? []]));
   const state = new Map<string, 'visiting' | 'done'>();
   const path: string[] = [];

@@ -1,6 +1,7 @@
 // What every run transition does besides its own status write, in the caller's transaction: emit the
 // timeline event (the run's timeline, its session, and the published event for subscribers), decide
 // the stages a change made ready, and end the run. Used only by Transitions (transitions.ts).
+import type { Tx } from '../../core/db/handles.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import type { EventPublisher } from '../../core/events/published.js';
@@ -15,8 +16,8 @@ import { publishedPipelineEvent } from './published-events.js';
 
 /** The sessions feature: each run's session, written inside the transitions' transactions. */
 export interface RunSessions {
-  openRunSession(trx: Kysely<Database>, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void>;
-  recordRunEvent(trx: Kysely<Database>, runId: string, event: { type: string; stage: string | null; data: Record<string, unknown>; at: string }): Promise<void>;
+  openRunSession(trx: Tx, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void>;
+  recordRunEvent(trx: Tx, runId: string, event: { type: string; stage: string | null; data: Record<string, unknown>; at: string }): Promise<void>;
 }
 
 export class RunEffects {
@@ -29,7 +30,7 @@ export class RunEffects {
   ) {}
 
   /** A lifecycle event: into the run's timeline, its session and (the spec's types) to subscribers, in the caller's transaction. */
-  async emit(trx: Kysely<Database>, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
+  async emit(trx: Tx, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
     await store.appendEvent(trx, run, type, stage, data, at);
     await this.sessions.recordRunEvent(trx, run.id, { type, stage, data, at });
     const published = publishedPipelineEvent(run, type, stage, data, at);
@@ -51,7 +52,7 @@ export class RunEffects {
    * Decides every waiting stage whose dependencies are finished (start or skip, repeatedly, since a
    * skip can finish another stage's dependencies), then ends the run when nothing is left.
    */
-  async advance(trx: Kysely<Database>, run: store.RunRow): Promise<void> {
+  async advance(trx: Tx, run: store.RunRow): Promise<void> {
     if (!['pending', 'running', 'paused'].includes(run.status)) return;
     const definition = await this.definition(trx, run.pipeline_id, run.version);
     const byDefinition = new Map(definition.stages.map((stage) => [stage.name, stage]));
@@ -86,7 +87,7 @@ export class RunEffects {
     return { input: { ...input, trigger: run.trigger }, stages: stageScope(rows), state: await this.state.values(run.id, db) };
   }
 
-  async finishRun(trx: Kysely<Database>, run: store.RunRow, status: 'succeeded' | 'failed' | 'canceled', error: string | null, now: string): Promise<void> {
+  async finishRun(trx: Tx, run: store.RunRow, status: 'succeeded' | 'failed' | 'canceled', error: string | null, now: string): Promise<void> {
     run.status = status;
     await store.updateRun(trx, run.id, { status, error, completed_at: now, updated_at: now });
     const type = status === 'succeeded' ? 'pipeline.run.completed' : status === 'failed' ? 'pipeline.run.failed' : 'pipeline.run.canceled';
@@ -94,7 +95,7 @@ export class RunEffects {
   }
 
   /** Marks every unfinished stage canceled (running ones stop at their worker's next heartbeat). */
-  async cancelRemaining(trx: Kysely<Database>, runId: string, now: string): Promise<void> {
+  async cancelRemaining(trx: Tx, runId: string, now: string): Promise<void> {
     await trx
       .updateTable('pipeline_run_stages')
       .set({ status: 'canceled', completed_at: now, updated_at: now, lease_owner: null, lease_expires_at: null })

@@ -2,14 +2,14 @@
 // the timeline event it emits (with what every transition does besides its own write: run-effects.ts).
 // The worker (worker.ts) and the runs service call these; nothing else writes run or stage statuses.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../core/db/database.js';
+import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
 import { Conflict } from '../../core/errors.js';
 import { NO_PUBLISHER, type EventPublisher } from '../../core/events/published.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import { parseDurationMs } from '../definition/duration.js';
-import type { PipelineDefinition, StageDefinition } from '../definition/types.js';
+import { type PipelineDefinition, type StageDefinition, configOf } from '../definition/types.js';
 import type * as pipelineStore from '../store.js';
 import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
@@ -17,11 +17,13 @@ import type { StageOutcome } from '../stages/contract.js';
 import { effectiveStage, isTerminal, retryDelayMs } from './dag.js';
 import { RunEffects, type RunSessions } from './run-effects.js';
 
+import type { Tx } from '../../core/db/handles.js';
+
 export type { RunSessions } from './run-effects.js';
 
 export interface ApprovalNotifier {
   /** Records the approval request notification inside `trx` (deliveries go through the outbox). */
-  notify(trx: Kysely<Database>, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
+  notify(trx: Tx, request: { accountId: string; run: store.RunRow; stage: StageDefinition; deadline: string | null }): Promise<void>;
 }
 
 export interface ClaimedAttempt {
@@ -44,7 +46,7 @@ export class Transitions {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
     state: StateService,
     private readonly notifier: ApprovalNotifier,
     private readonly sessions: RunSessions,
@@ -136,7 +138,7 @@ export class Transitions {
           continue;
         }
         const attempt = stage.attempt + 1;
-        const changes = { status: 'running', attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
+        const changes = { status: 'running' as const, attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
         await store.updateStage(trx, stage.id, changes);
         await trx.insertInto('pipeline_stage_attempts').values({ run_stage_id: stage.id, attempt, worker_id: workerId, status: 'running', exit_code: null, error: null, sandbox_id: null, stdout: '', stderr: '', started_at: nowText, completed_at: null }).execute();
         await this.effects.emit(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
@@ -149,14 +151,15 @@ export class Transitions {
     });
   }
 
-  private async pauseForApproval(trx: Kysely<Database>, run: store.RunRow, stage: store.RunStageRow, definition: StageDefinition, now: Date): Promise<void> {
+  private async pauseForApproval(trx: Tx, run: store.RunRow, stage: store.RunStageRow, definition: StageDefinition, now: Date): Promise<void> {
     const nowText = now.toISOString();
-    const sla = definition.config?.sla_timeout as string | undefined;
+    const approval = configOf(definition, 'await_approval');
+    const sla = approval?.sla_timeout;
     const deadline = sla ? new Date(now.getTime() + parseDurationMs(sla)!).toISOString() : null;
     await store.updateStage(trx, stage.id, { status: 'paused_approval', attempt: stage.attempt + 1, started_at: stage.started_at ?? nowText, approval_deadline: deadline, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: nowText });
     run.status = 'paused';
     await store.updateRun(trx, run.id, { status: 'paused', updated_at: nowText });
-    await this.effects.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: definition.config?.message ?? null, channels: definition.config?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
+    await this.effects.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: approval?.message ?? null, channels: approval?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
     await this.notifier.notify(trx, { accountId: run.account_id, run, stage: definition, deadline });
   }
 
@@ -289,7 +292,7 @@ export class Transitions {
       const now = nowIso();
       const approved = decision.decision === 'approve';
       const changes = {
-        status: approved ? 'succeeded' : 'canceled',
+        status: approved ? ('succeeded' as const) : ('canceled' as const),
         approval_decision: decision.decision,
         approval_by: decision.by,
         approval_comment: decision.comment,
@@ -330,7 +333,7 @@ export class Transitions {
     const overdue: { runId: string; decision: 'approve' | 'reject' }[] = [];
     for (const row of rows) {
       const definition = await this.effects.definition(this.db, row.pipeline_id, row.version);
-      const auto = definition.stages.find((s) => s.name === row.name)?.config?.auto_decision;
+      const auto = configOf(definition.stages.find((s) => s.name === row.name), 'await_approval')?.auto_decision;
       overdue.push({ runId: row.run_id, decision: auto === 'approve' ? 'approve' : 'reject' });
     }
     return overdue;

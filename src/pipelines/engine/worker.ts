@@ -9,6 +9,7 @@ import type { StageContext, StageOutcome } from '../stages/contract.js';
 import { executorFor, type StageExecutors } from '../stages/registry.js';
 import { effectiveStage } from './dag.js';
 import type { ClaimedAttempt, Transitions } from './transitions.js';
+import type { Logger } from '../../core/logging.js';
 
 const LOG_CAP_CHARS = 1024 * 1024;
 const HOUSEKEEPING_INTERVAL_MS = 1000;
@@ -19,11 +20,6 @@ export interface WorkerOptions {
   concurrency: number;
   leaseMs: number;
   pollIntervalMs: number;
-}
-
-export interface WorkerLogger {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
 }
 
 interface RunningAttempt {
@@ -58,7 +54,7 @@ export class PipelineWorker {
     private readonly state: StateService,
     private readonly executors: StageExecutors,
     private readonly options: WorkerOptions,
-    private readonly log: WorkerLogger,
+    private readonly log: Logger,
     /** Destroys sandboxes left by lost attempts (another worker's, or this server's before a restart); null without a runtime. */
     private readonly sandboxes: StageSandboxes | null,
   ) {}

@@ -1,18 +1,17 @@
 // SQL for runs, their stage rows, attempts, sandboxes and timeline events. Functions that change a run
 // expect to be called inside the transaction that holds the run's lock (see lockRun).
 import { type Kysely, type Selectable } from 'kysely';
-import type { Dialect } from '../../core/db/database.js';
+import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database, PipelineRunsTable, PipelineRunStagesTable, PipelineStageAttemptsTable } from '../../core/db/schema.js';
+import type { Tx } from '../../core/db/handles.js';
 
 export type RunRow = Selectable<PipelineRunsTable>;
 export type RunStageRow = Selectable<PipelineRunStagesTable>;
 export type AttemptRow = Selectable<PipelineStageAttemptsTable>;
 
 /** Reads the run and, on PostgreSQL, locks its row until the transaction ends: one decision at a time per run. */
-export async function lockRun(trx: Kysely<Database>, dialect: Dialect, runId: string): Promise<RunRow | undefined> {
-  let query = trx.selectFrom('pipeline_runs').selectAll().where('id', '=', runId);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+export async function lockRun(trx: Tx, dialect: SqlDialect, runId: string): Promise<RunRow | undefined> {
+  return dialect.forUpdate(trx.selectFrom('pipeline_runs').selectAll().where('id', '=', runId)).executeTakeFirst();
 }
 
 export async function findRun(db: Kysely<Database>, accountId: string, pipelineId: string, runId: string): Promise<RunRow | undefined> {
@@ -51,7 +50,7 @@ export async function attemptsOf(db: Kysely<Database>, stageId: string): Promise
 }
 
 /** Candidate stage ids for a claim: due pending stages of runs that may progress, and running stages whose lease expired. */
-export async function claimable(trx: Kysely<Database>, dialect: Dialect, now: string, limit: number): Promise<RunStageRow[]> {
+export async function claimable(trx: Tx, dialect: SqlDialect, now: string, limit: number): Promise<RunStageRow[]> {
   const base = trx
     .selectFrom('pipeline_run_stages as s')
     .innerJoin('pipeline_runs as r', 'r.id', 's.run_id')
@@ -64,12 +63,8 @@ export async function claimable(trx: Kysely<Database>, dialect: Dialect, now: st
     )
     .orderBy('s.next_attempt_at')
     .limit(limit);
-  if (dialect === 'postgres') {
-    // Locks both the stage and its run without waiting: a row another worker holds is simply skipped.
-    const compiled = base.compile();
-    return (await trx.executeQuery<RunStageRow>({ ...compiled, sql: `${compiled.sql} for update of s, r skip locked` })).rows;
-  }
-  return base.execute();
+  // Locks both the stage and its run without waiting: a row another worker holds is simply skipped.
+  return dialect.forUpdateSkipLocked(base, ['s', 'r']).execute();
 }
 
 /** The sandboxes the run's stage attempts created. */

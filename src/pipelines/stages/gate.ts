@@ -8,6 +8,7 @@
 //   state_key   — passes when that state entry exists and holds `true` (string or JSON), or a JSON
 //                 object whose `passed` is true (an eval result stored in state).
 import { evaluateExpression, type ExpressionScope } from '../definition/expressions.js';
+import type { GateConfig } from '../definition/types.js';
 import type { GateCheck, GateResult, StageExecutor } from './contract.js';
 
 export interface GateDependencies {
@@ -18,17 +19,18 @@ export interface GateDependencies {
 
 export function gateExecutor(deps: GateDependencies): StageExecutor {
   return async (context) => {
-    const config = context.config;
+    // Validated against GateConfig when the pipeline was saved (definition/validate.ts).
+    const config = context.config as GateConfig;
     const checks: GateCheck[] = [];
     const add = (check: Omit<GateCheck, 'message'>, message: string) => checks.push(check.passed ? check : { ...check, message });
     let totalCost: number | undefined;
     if (config.trust_above !== undefined) {
       const trust = await deps.trustOf(context.runId);
-      add({ type: 'trust', expected: `>= ${config.trust_above}`, actual: String(trust.score), passed: trust.score >= (config.trust_above as number) }, `trust score ${trust.score} is below ${config.trust_above} (lowest of ${trust.sessions} session(s))`);
+      add({ type: 'trust', expected: `>= ${config.trust_above}`, actual: String(trust.score), passed: trust.score >= config.trust_above }, `trust score ${trust.score} is below ${config.trust_above} (lowest of ${trust.sessions} session(s))`);
     }
     if (config.cost_below !== undefined) {
       totalCost = await deps.costOf(context.runId);
-      add({ type: 'cost', expected: `< ${config.cost_below}`, actual: totalCost.toFixed(6), passed: totalCost < (config.cost_below as number) }, `run cost $${totalCost.toFixed(6)} is not below $${config.cost_below}`);
+      add({ type: 'cost', expected: `< ${config.cost_below}`, actual: totalCost.toFixed(6), passed: totalCost < config.cost_below }, `run cost $${totalCost.toFixed(6)} is not below $${config.cost_below}`);
     }
     if (config.expression !== undefined || config.state_key !== undefined) {
       const scope = await deps.scopeOf(context.runId);
@@ -36,15 +38,15 @@ export function gateExecutor(deps: GateDependencies): StageExecutor {
         let passed = false;
         let actual: string;
         try {
-          passed = evaluateExpression(config.expression as string, scope);
+          passed = evaluateExpression(config.expression, scope);
           actual = String(passed);
         } catch (error) {
           actual = `error: ${(error as Error).message}`;
         }
-        add({ type: 'expression', expected: config.expression as string, actual, passed }, actual.startsWith('error') ? `expression could not be evaluated: ${actual.slice(7)}` : 'expression is false');
+        add({ type: 'expression', expected: config.expression, actual, passed }, actual.startsWith('error') ? `expression could not be evaluated: ${actual.slice(7)}` : 'expression is false');
       }
       if (config.state_key !== undefined) {
-        const key = config.state_key as string;
+        const key = config.state_key;
         const value = scope.state[key];
         const passed = value === true || value === 'true' || (typeof value === 'object' && value !== null && (value as { passed?: unknown }).passed === true);
         add({ type: 'expression', expected: `state["${key}"] is true`, actual: value === undefined ? 'missing' : typeof value === 'string' ? value : JSON.stringify(value), passed }, value === undefined ? `state key ${key} is not set` : `state key ${key} does not hold true`);

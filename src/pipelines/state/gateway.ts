@@ -18,17 +18,13 @@ import { errorBody } from '../../core/error-handler.js';
 import { HttpError, Invalid, Unauthorized } from '../../core/errors.js';
 import type { ExposedHostPort } from '../../runtime/network/index.js';
 import type { StateService } from './service.js';
+import type { Logger } from '../../core/logging.js';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const ENDED = ['succeeded', 'failed', 'canceled'];
 
 export function stateGatewayPorts(config: Config): ExposedHostPort[] {
   return config.pipelines.stateGatewayPort ? [{ protocol: 'tcp', port: config.pipelines.stateGatewayPort }] : [];
-}
-
-export interface StateGatewayLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
 }
 
 export class StateGateway {
@@ -40,7 +36,7 @@ export class StateGateway {
     private readonly db: Kysely<Database>,
     private readonly state: StateService,
     private readonly port: number,
-    private readonly log: StateGatewayLogger,
+    private readonly log: Logger,
   ) {}
 
   /** Listens on `host` (the bridge address); a failure leaves stages without state access, logged. */

@@ -1,8 +1,8 @@
 // A run's key/value state: the spec's limits, TTLs and `created_by`, for the API, for stages and for
 // commands inside stage sandboxes (through the state gateway). Every call is scoped to one run id the
 // caller already proved it may touch.
-import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../core/db/database.js';
+import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
 import { Invalid, NotFound } from '../../core/errors.js';
 import { isoAfterSeconds, nowIso } from '../../core/time.js';
@@ -40,7 +40,7 @@ function validateKey(key: string): void {
 export class StateService {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    private readonly dialect: SqlDialect,
   ) {}
 
   async list(runId: string) {
@@ -93,7 +93,7 @@ export class StateService {
     };
     await this.db.transaction().execute(async (trx) => {
       // Serializes writers of one run so two concurrent puts cannot both pass the limits.
-      if (this.dialect === 'postgres') await sql`select id from pipeline_runs where id = ${runId} for update`.execute(trx);
+      await this.dialect.lockRowForUpdate(trx, 'pipeline_runs', runId);
       await store.purgeExpired(trx, row.created_at, runId);
       const existing = await trx.selectFrom('pipeline_run_state').select('created_at').where('run_id', '=', runId).where('key', '=', key).executeTakeFirst();
       if (existing) row.created_at = existing.created_at;

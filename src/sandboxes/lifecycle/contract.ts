@@ -1,10 +1,9 @@
 // The sandbox lifecycle's public shape: its statuses, the edges between them, and the typed events
 // consumers (budgets, snapshots, terminals, ports, sessions, the warm pool, metrics, webhooks) react to.
 // lifecycle/ is the only writer of sandbox status; everything else asks it for an edge.
+export { SANDBOX_STATUSES, type SandboxStatus } from '../../core/db/column-values.js';
+import type { SandboxStatus } from '../../core/db/column-values.js';
 import type { SandboxEventType } from '../../core/events/published.js';
-
-export type SandboxStatus = 'creating' | 'running' | 'paused' | 'restoring' | 'error' | 'destroyed';
-export const SANDBOX_STATUSES: readonly SandboxStatus[] = ['creating', 'running', 'paused', 'restoring', 'error', 'destroyed'];
 
 /** Statuses that hold resources and count against the plan's concurrency limit. */
 export const LIVE_STATUSES = ['creating', 'running', 'paused', 'restoring'] as const satisfies readonly SandboxStatus[];

@@ -1,6 +1,7 @@
 // What each edge does besides the status, inside the transaction that records it: compute metering
 // opens while a sandbox can run (created, resumed) and closes when it stops (paused, error, destroyed),
 // alerts (idle_timeout, sandbox_error, budget_exceeded) and the completion callbacks.
+import type { Tx } from '../../core/db/handles.js';
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../../alerts/contract.js';
 import { startMetering, stopMetering } from '../../billing/metering/service.js';
@@ -23,7 +24,7 @@ export interface EdgeTaken {
   decidedAt: string;
 }
 
-export async function applyEdgeEffects(trx: Kysely<Database>, deps: EdgeEffectDeps, edge: EdgeTaken): Promise<void> {
+export async function applyEdgeEffects(trx: Tx, deps: EdgeEffectDeps, edge: EdgeTaken): Promise<void> {
   const { after: row, at } = edge;
   const alert = { accountId: row.account_id, resource: { kind: 'sandbox', id: row.id }, sandboxId: row.id } as const;
   switch (edge.type) {

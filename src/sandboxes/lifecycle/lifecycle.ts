@@ -1,6 +1,7 @@
 // The one writer of sandbox status. `transition` checks the edge table, then writes the status, the
 // event row, the edge's effects (metering, alerts, completion callbacks) and the published event in one
 // transaction; after the commit, in-process consumers hear of the event (their failures are logged).
+import type { Tx } from '../../core/db/handles.js';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, SandboxesTable } from '../../core/db/schema.js';
 import { NotFound } from '../../core/errors.js';
@@ -8,7 +9,7 @@ import type { EventPublisher } from '../../core/events/published.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import { startMetering } from '../../billing/metering/service.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../core/logging.js';
 import * as sandboxStore from '../store.js';
 import type { ExecFinished, LifecycleConsumer, SandboxEvent, SandboxStatus } from './contract.js';
 import { EDGES, LifecycleConflict, requireEdge, type EdgeEventType } from './edges.js';
@@ -95,7 +96,7 @@ export class SandboxLifecycle {
    * A budget threshold crossed (no status change): `effects` (the alert) and the mark that it was
    * raised commit with the event, so a restart neither loses nor repeats it.
    */
-  async budgetThresholdCrossed(row: sandboxStore.SandboxRow, crossing: { bit: number; data: Record<string, unknown> }, effects: (trx: Kysely<Database>) => Promise<void>): Promise<SandboxEvent> {
+  async budgetThresholdCrossed(row: sandboxStore.SandboxRow, crossing: { bit: number; data: Record<string, unknown> }, effects: (trx: Tx) => Promise<void>): Promise<SandboxEvent> {
     const event = await this.deps.db.transaction().execute(async (trx) => {
       await sandboxStore.markBudgetAlertsRaised(trx, row.id, crossing.bit);
       await effects(trx);
@@ -151,7 +152,7 @@ export class SandboxLifecycle {
     return store.listEvents(this.deps.db, sandboxId, page);
   }
 
-  private async record(trx: Kysely<Database>, fields: Omit<SandboxEvent, 'id'>): Promise<SandboxEvent> {
+  private async record(trx: Tx, fields: Omit<SandboxEvent, 'id'>): Promise<SandboxEvent> {
     const event: SandboxEvent = { id: newId('evt'), ...fields };
     await store.appendEvent(trx, event);
     await this.deps.publisher.publish(trx, {
@@ -180,6 +181,6 @@ export class SandboxLifecycle {
 export { EDGES };
 
 /** Admits a new sandbox in `creating` (no event yet: `sandbox.created` records it once the runtime has it up). */
-export async function admitSandbox(trx: Kysely<Database>, row: sandboxStore.SandboxRow & { status: 'creating' }): Promise<void> {
+export async function admitSandbox(trx: Tx, row: sandboxStore.SandboxRow & { status: 'creating' }): Promise<void> {
   await sandboxStore.insertSandbox(trx, row);
 }
