@@ -4,7 +4,16 @@ import { defineConfig } from 'vitest/config';
 // mostly wait on servers, timers and PostgreSQL); `runtime` holds every test that starts sandboxes or a
 // host network and runs its files one at a time, after the api files (they share the host's bridge,
 // nftables and netns).
-const runtimeTests = ['test/runtime/**/*.test.ts', 'test/sandboxes/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/pipelines/runtime/**/*.test.ts', 'test/pipelines/eval-stage.test.ts', 'test/core/fuzz-routes.test.ts', 'test/core/scope-table.test.ts', 'test/secrets/secret-scopes.test.ts'];
+const runtimeTests = [
+  'test/runtime/**/*.test.ts',
+  'test/sandboxes/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/pipelines/runtime/**/*.test.ts',
+  'test/pipelines/eval-stage.test.ts',
+  'test/core/fuzz-routes.test.ts',
+  'test/core/scope-table.test.ts',
+  'test/secrets/secret-scopes.test.ts',
+];
 // On its second Node, scripts/test.sh narrows the runtime project to the files that reach into Node's
 // internals (space-separated paths), keeping the whole api project, in one run.
 const runtimeSelection = process.env.PADDOCK_TEST_RUNTIME_FILES?.split(/\s+/).filter(Boolean);

@@ -34,10 +34,12 @@ export async function latencies(url: string, headers: Record<string, string> = {
   for (let i = 0; i < count; i++) {
     const start = process.hrtime.bigint();
     await new Promise<void>((resolve, reject) => {
-      http.get(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      }).on('error', reject);
+      http
+        .get(url, { agent, headers }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        })
+        .on('error', reject);
     });
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }

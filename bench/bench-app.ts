@@ -79,7 +79,11 @@ export async function startBenchApp(runtimeName: RuntimeName, template: string, 
     port,
     base,
     async api(method, route, body) {
-      const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const response = await fetch(base + route, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return response.status === 204 ? null : response.json();
     },
     async close() {

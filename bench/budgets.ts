@@ -18,13 +18,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function benchBudgets(): Promise<BenchRow[]> {
-  const bench = await startBenchApp('runc', TEMPLATE, { PADDOCK_COMPUTE_USD_PER_VCPU_HOUR: '3600', PADDOCK_COMPUTE_USD_PER_GIB_HOUR: '0' }, {
-    bridgeName: 'pdkbudgetbr',
-    subnet: '10.228.0.0/16',
-    tableName: 'paddock_budget_bench',
-    interfacePrefix: 'pu',
-    netnsPrefix: 'pdkbudget-',
-  });
+  const bench = await startBenchApp(
+    'runc',
+    TEMPLATE,
+    { PADDOCK_COMPUTE_USD_PER_VCPU_HOUR: '3600', PADDOCK_COMPUTE_USD_PER_GIB_HOUR: '0' },
+    {
+      bridgeName: 'pdkbudgetbr',
+      subnet: '10.228.0.0/16',
+      tableName: 'paddock_budget_bench',
+      interfacePrefix: 'pu',
+      netnsPrefix: 'pdkbudget-',
+    },
+  );
   const { db } = bench.storage;
   const sweeper = bench.services.budgets!;
   try {
@@ -40,10 +45,48 @@ export async function benchBudgets(): Promise<BenchRow[]> {
       const at = new Date(now - 60_000).toISOString();
       await db
         .insertInto('sandboxes')
-        .values({ id, account_id: account.id, status: 'running', error: null, runtime: 'runc', template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1, network_mode: 'none', allowlist: '[]', env: '{}', ip: null, repo: null, repo_branch: null, repo_commit: null, repo_subdir: null, budget: 1_000_000, init_script: null, timeout: null, packages: '[]', agents: '[]', created_at: at, updated_at: at, last_activity_at: at, destroyed_at: null, on_complete: null, on_budget_exceeded: null, destroyed_reason: null, budget_alerts_raised: 0, completed_at: null })
+        .values({
+          id,
+          account_id: account.id,
+          status: 'running',
+          error: null,
+          runtime: 'runc',
+          template: 'minimal',
+          cpus: 1,
+          memory_mb: 256,
+          disk_gb: 1,
+          network_mode: 'none',
+          allowlist: '[]',
+          env: '{}',
+          ip: null,
+          repo: null,
+          repo_branch: null,
+          repo_commit: null,
+          repo_subdir: null,
+          budget: 1_000_000,
+          init_script: null,
+          timeout: null,
+          packages: '[]',
+          agents: '[]',
+          created_at: at,
+          updated_at: at,
+          last_activity_at: at,
+          destroyed_at: null,
+          on_complete: null,
+          on_budget_exceeded: null,
+          destroyed_reason: null,
+          budget_alerts_raised: 0,
+          completed_at: null,
+        })
         .execute();
-      await db.insertInto('sandbox_usage').values({ id: newId('use'), sandbox_id: id, account_id: account.id, cpus: 1, memory_mb: 256, started_at: at, ended_at: new Date(now - 30_000).toISOString() }).execute();
-      await db.insertInto('sandbox_usage').values({ id: newId('use'), sandbox_id: id, account_id: account.id, cpus: 1, memory_mb: 256, started_at: new Date(now - 10_000).toISOString(), ended_at: null }).execute();
+      await db
+        .insertInto('sandbox_usage')
+        .values({ id: newId('use'), sandbox_id: id, account_id: account.id, cpus: 1, memory_mb: 256, started_at: at, ended_at: new Date(now - 30_000).toISOString() })
+        .execute();
+      await db
+        .insertInto('sandbox_usage')
+        .values({ id: newId('use'), sandbox_id: id, account_id: account.id, cpus: 1, memory_mb: 256, started_at: new Date(now - 10_000).toISOString(), ended_at: null })
+        .execute();
     }
     const sweepMs: number[] = [];
     for (let i = 0; i < PASSES; i++) {
@@ -93,9 +136,29 @@ export async function benchBudgets(): Promise<BenchRow[]> {
       destroyMs.push(performance.now() - started);
     }
     return [
-      { what: `budget sweep pass over ${SWEPT} budgeted running sandboxes (SQLite) vs the raw SELECTs it needs`, ours: median(sweepMs), baseline: median(rawMs), unit: 'ms', better: 'lower', goal: '≪ 1000 ms interval' },
-      { what: 'budget reached → sandbox destroyed (runc, sweeper at the default 1 s interval) vs the runtime destroy alone', ours: median(enforceMs), baseline: median(destroyMs), unit: 'ms', better: 'lower' },
-      { what: 'compute charged past the budget (ms of running) vs a plain 1 s poll’s worst case', ours: Math.max(0.01, median(overshootMs)), baseline: 1000, unit: 'ms', better: 'lower', note: 'bound, not measured' },
+      {
+        what: `budget sweep pass over ${SWEPT} budgeted running sandboxes (SQLite) vs the raw SELECTs it needs`,
+        ours: median(sweepMs),
+        baseline: median(rawMs),
+        unit: 'ms',
+        better: 'lower',
+        goal: '≪ 1000 ms interval',
+      },
+      {
+        what: 'budget reached → sandbox destroyed (runc, sweeper at the default 1 s interval) vs the runtime destroy alone',
+        ours: median(enforceMs),
+        baseline: median(destroyMs),
+        unit: 'ms',
+        better: 'lower',
+      },
+      {
+        what: 'compute charged past the budget (ms of running) vs a plain 1 s poll’s worst case',
+        ours: Math.max(0.01, median(overshootMs)),
+        baseline: 1000,
+        unit: 'ms',
+        better: 'lower',
+        note: 'bound, not measured',
+      },
     ];
   } finally {
     await bench.close();

@@ -27,7 +27,13 @@ export function runscRoot(dataDir: string): string {
 /** Resolves once runsc no longer knows `id` (a checkpointed sandbox's process is reaped and its container removed). */
 export async function containerGone(dataDir: string, id: string): Promise<void> {
   for (let attempt = 0; attempt < 1000; attempt++) {
-    if (!(await run('runsc', ['--root', runscRoot(dataDir), 'state', id]).then(() => true, () => false))) return;
+    if (
+      !(await run('runsc', ['--root', runscRoot(dataDir), 'state', id]).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
     await sleep(10);
   }
   throw new Error(`runsc still knows ${id} after 10 s`);
@@ -53,12 +59,31 @@ export async function checkpointTwin(bench: BenchApp, id: string): Promise<Check
   const root = runscRoot(dataDir);
   const global = ['--root', root];
   // What GvisorDriver.restore runs: runsc inside the sandbox's network namespace, its own netstack.
-  const restore = () => new Promise<void>((resolve, reject) => {
-    const child = spawn('nsenter', [`--net=${netnsPath}`, '--', 'runsc', ...global, '--network=none', '--overlay2=none', '--host-uds=open',
-      'restore', '--detach', '--image-path', paths.checkpointDir, '--bundle', paths.bundleDir, id], { stdio: 'ignore' });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runsc restore exited with ${code}`))));
-  });
+  const restore = () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        'nsenter',
+        [
+          `--net=${netnsPath}`,
+          '--',
+          'runsc',
+          ...global,
+          '--network=none',
+          '--overlay2=none',
+          '--host-uds=open',
+          'restore',
+          '--detach',
+          '--image-path',
+          paths.checkpointDir,
+          '--bundle',
+          paths.bundleDir,
+          id,
+        ],
+        { stdio: 'ignore' },
+      );
+      child.once('error', reject);
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`runsc restore exited with ${code}`))));
+    });
   const timed = async (work: () => Promise<unknown>) => {
     const start = performance.now();
     await work();

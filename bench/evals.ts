@@ -19,7 +19,15 @@ async function benchScenarioRuns(): Promise<BenchRow> {
   const bench = await startBenchApp('runc', 'minimal');
   try {
     const { api } = bench;
-    const scenario = await api('POST', '/v1/evals/scenarios', { name: 'bench', template: 'minimal', command: 'echo ok', checks: [{ type: 'output_equals', value: 'ok' }, { type: 'exit_code', equals: 0 }] });
+    const scenario = await api('POST', '/v1/evals/scenarios', {
+      name: 'bench',
+      template: 'minimal',
+      command: 'echo ok',
+      checks: [
+        { type: 'output_equals', value: 'ok' },
+        { type: 'exit_code', equals: 0 },
+      ],
+    });
     const spec = { template: 'minimal', network_mode: 'none', cpus: 1, memory_mb: 512, disk_gb: 1 };
     const ours: number[] = [];
     const baseline: number[] = [];
@@ -34,7 +42,13 @@ async function benchScenarioRuns(): Promise<BenchRow> {
       ours.push(performance.now() - start);
       if (result.status !== 'passed') throw new Error(`eval run did not pass: ${JSON.stringify(result)}`);
     }
-    return { what: 'scenario run (create, exec, destroy, score, record) vs create + exec + delete via the sandbox API, runc', ours: median(ours), baseline: median(baseline), unit: 'ms', better: 'lower' };
+    return {
+      what: 'scenario run (create, exec, destroy, score, record) vs create + exec + delete via the sandbox API, runc',
+      ours: median(ours),
+      baseline: median(baseline),
+      unit: 'ms',
+      better: 'lower',
+    };
   } finally {
     await bench.close();
   }
@@ -45,7 +59,16 @@ async function benchDelegation(): Promise<BenchRow> {
   try {
     const stage = createA2aStage({ policy: { allowPrivate: true, allowHttp: true } });
     const client = await new ClientFactory().createFromUrl(agent.url);
-    const message = (): Message => ({ messageId: randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'ping' }, metadata: undefined, filename: '', mediaType: 'text/plain' }], metadata: { skill_id: 'echo' }, extensions: [], referenceTaskIds: [] });
+    const message = (): Message => ({
+      messageId: randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text', value: 'ping' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      metadata: { skill_id: 'echo' },
+      extensions: [],
+      referenceTaskIds: [],
+    });
     const ours: number[] = [];
     const baseline: number[] = [];
     for (let i = 0; i < A2A_ROUNDS; i++) {
@@ -57,7 +80,14 @@ async function benchDelegation(): Promise<BenchRow> {
       ours.push(performance.now() - start);
       if (outcome.status !== 'succeeded') throw new Error(`a2a stage failed: ${outcome.error}`);
     }
-    return { what: 'a2a stage (card, skill check, streamed task, output to state) vs the SDK client streaming the same message', ours: median(ours), baseline: median(baseline), unit: 'ms', better: 'lower', note: 'baseline reuses a resolved client' };
+    return {
+      what: 'a2a stage (card, skill check, streamed task, output to state) vs the SDK client streaming the same message',
+      ours: median(ours),
+      baseline: median(baseline),
+      unit: 'ms',
+      better: 'lower',
+      note: 'baseline reuses a resolved client',
+    };
   } finally {
     await agent.close();
   }

@@ -73,7 +73,34 @@ async function start(backend: Backend): Promise<Bench> {
   const now = new Date().toISOString();
   await storage.db
     .insertInto('sandboxes')
-    .values({ id: sandboxId, account_id: account.id, status: 'running', error: null, runtime: 'runc', template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1, network_mode: 'none', allowlist: '[]', env: '{}', ip: null, repo: null, repo_branch: null, repo_commit: null, repo_subdir: null, budget: null, init_script: null, timeout: null, packages: '[]', agents: '[]', created_at: now, updated_at: now, last_activity_at: now, destroyed_at: null })
+    .values({
+      id: sandboxId,
+      account_id: account.id,
+      status: 'running',
+      error: null,
+      runtime: 'runc',
+      template: 'minimal',
+      cpus: 1,
+      memory_mb: 256,
+      disk_gb: 1,
+      network_mode: 'none',
+      allowlist: '[]',
+      env: '{}',
+      ip: null,
+      repo: null,
+      repo_branch: null,
+      repo_commit: null,
+      repo_subdir: null,
+      budget: null,
+      init_script: null,
+      timeout: null,
+      packages: '[]',
+      agents: '[]',
+      created_at: now,
+      updated_at: now,
+      last_activity_at: now,
+      destroyed_at: null,
+    })
     .execute();
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -197,8 +224,23 @@ async function ingestThroughput(backend: Backend): Promise<BenchRow[]> {
     }
     const baseline = await rawInsertSqlite(batches);
     return [
-      { what: `${what} vs raw inserts of the same rows`, ours: ours.perSecond, baseline: baseline.perSecond, unit: 'events/s', better: 'higher', goal: '≥ 50,000 events/s', note: 'better-sqlite3 prepared insert, one transaction per batch' },
-      { what: `${what}, events per second of server CPU vs raw inserts per second of CPU`, ours: ours.perCpuSecond, baseline: baseline.perCpuSecond, unit: 'events/s', better: 'higher', goal: '≥ 50,000 events/s' },
+      {
+        what: `${what} vs raw inserts of the same rows`,
+        ours: ours.perSecond,
+        baseline: baseline.perSecond,
+        unit: 'events/s',
+        better: 'higher',
+        goal: '≥ 50,000 events/s',
+        note: 'better-sqlite3 prepared insert, one transaction per batch',
+      },
+      {
+        what: `${what}, events per second of server CPU vs raw inserts per second of CPU`,
+        ours: ours.perCpuSecond,
+        baseline: baseline.perCpuSecond,
+        unit: 'events/s',
+        better: 'higher',
+        goal: '≥ 50,000 events/s',
+      },
     ];
   } finally {
     await bench.close();
@@ -228,7 +270,14 @@ async function replayLatency(backend: Backend): Promise<BenchRow[]> {
       await latencies(url, { authorization: `Bearer ${bench.key}` }, 50);
       const ours = await latencies(url, { authorization: `Bearer ${bench.key}` }, REPLAY_SAMPLES);
       const baseline = await raw.p50(afterSeq);
-      rows.push({ what: `replay page of 100 at the ${where} of a ${REPLAY_EVENTS.toLocaleString('en')}-event session, p50 (${backend}) vs the raw indexed SELECT`, ours: ours.p50, baseline, unit: 'ms', better: 'lower', goal: '≤ 5 ms' });
+      rows.push({
+        what: `replay page of 100 at the ${where} of a ${REPLAY_EVENTS.toLocaleString('en')}-event session, p50 (${backend}) vs the raw indexed SELECT`,
+        ours: ours.p50,
+        baseline,
+        unit: 'ms',
+        better: 'lower',
+        goal: '≤ 5 ms',
+      });
     }
     await raw.close();
     // Every authenticated request pays for the credential check and the rate-limit counter (a row
@@ -238,7 +287,13 @@ async function replayLatency(backend: Backend): Promise<BenchRow[]> {
     await latencies(`${bench.base}/v1/account`, auth, 50);
     const floor = await latencies(`${bench.base}/v1/account`, auth, REPLAY_SAMPLES);
     const again = await latencies(middle, auth, REPLAY_SAMPLES);
-    rows.push({ what: `replay page of 100 at the middle, p50 (${backend}) vs GET /v1/account p50 (the per-request floor: auth and rate limit)`, ours: again.p50, baseline: floor.p50, unit: 'ms', better: 'lower' });
+    rows.push({
+      what: `replay page of 100 at the middle, p50 (${backend}) vs GET /v1/account p50 (the per-request floor: auth and rate limit)`,
+      ours: again.p50,
+      baseline: floor.p50,
+      unit: 'ms',
+      better: 'lower',
+    });
     return rows;
   } finally {
     await bench.close();

@@ -77,8 +77,22 @@ async function freezerRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
     });
     const freezer = runtimeName === 'gvisor' ? '`runsc pause` + cgroup freezer' : 'cgroup freezer';
     return [
-      { what: `pause (${runtimeName}, ${freezer}) via API vs raw \`${binary} pause\` on the same container`, ours: median(samples.pause), baseline: median(samples.rawPause), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
-      { what: `resume (${runtimeName}, ${freezer}) via API vs raw \`${binary} resume\``, ours: median(samples.resume), baseline: median(samples.rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      {
+        what: `pause (${runtimeName}, ${freezer}) via API vs raw \`${binary} pause\` on the same container`,
+        ours: median(samples.pause),
+        baseline: median(samples.rawPause),
+        unit: 'ms',
+        better: 'lower',
+        goal: '≤ 1.5×',
+      },
+      {
+        what: `resume (${runtimeName}, ${freezer}) via API vs raw \`${binary} resume\``,
+        ours: median(samples.resume),
+        baseline: median(samples.rawResume),
+        unit: 'ms',
+        better: 'lower',
+        goal: '≤ 1.5×',
+      },
     ];
   } finally {
     await destroyAll(bench);
@@ -99,19 +113,38 @@ async function checkpointRows(): Promise<BenchRow[]> {
     let rawRestore = 0;
     // runsc removes a checkpointed container only once the host has reaped its process; the raw side waits
     // for that (`runsc delete`) untimed between checkpoint and restore, and so does ours.
-    const samples = await alternate(bench, sandbox.id, {
-      pause: async () => {
-        const checkpointMs = await raw.checkpoint();
-        rawRestore = await raw.restore();
-        return checkpointMs;
+    const samples = await alternate(
+      bench,
+      sandbox.id,
+      {
+        pause: async () => {
+          const checkpointMs = await raw.checkpoint();
+          rawRestore = await raw.restore();
+          return checkpointMs;
+        },
+        resume: async () => rawRestore,
       },
-      resume: async () => rawRestore,
-    }, () => containerGone(bench.dataDir, sandbox.id));
+      () => containerGone(bench.dataDir, sandbox.id),
+    );
     await raw.checkpoint();
     if (!fs.existsSync(sandboxPaths(bench.dataDir, sandbox.id).bundleDir)) throw new Error('sandbox vanished');
     return [
-      { what: 'pause (gvisor, network none: memory checkpoint) via API vs raw `runsc checkpoint` of a twin sandbox', ours: median(samples.pause), baseline: median(samples.rawPause), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
-      { what: 'resume (gvisor, network none: restore) via API vs raw `runsc restore` of the twin', ours: median(samples.resume), baseline: median(samples.rawResume), unit: 'ms', better: 'lower', goal: '≤ 1.5×' },
+      {
+        what: 'pause (gvisor, network none: memory checkpoint) via API vs raw `runsc checkpoint` of a twin sandbox',
+        ours: median(samples.pause),
+        baseline: median(samples.rawPause),
+        unit: 'ms',
+        better: 'lower',
+        goal: '≤ 1.5×',
+      },
+      {
+        what: 'resume (gvisor, network none: restore) via API vs raw `runsc restore` of the twin',
+        ours: median(samples.resume),
+        baseline: median(samples.rawResume),
+        unit: 'ms',
+        better: 'lower',
+        goal: '≤ 1.5×',
+      },
     ];
   } finally {
     await destroyAll(bench);
@@ -123,7 +156,9 @@ async function snapshotRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
   const bench = await startBenchApp(runtimeName, TEMPLATE, {}, NETWORK);
   try {
     const sandbox = await bench.api('POST', '/v1/sandboxes', { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 512, disk_gb: 2 });
-    const filled = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/exec`, { command: 'head -c 50000000 /dev/urandom > /workspace/random.bin && head -c 50000000 /dev/zero > /workspace/zeros.bin && sync' });
+    const filled = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/exec`, {
+      command: 'head -c 50000000 /dev/urandom > /workspace/random.bin && head -c 50000000 /dev/zero > /workspace/zeros.bin && sync',
+    });
     if (filled.exit_code !== 0) throw new Error(`filling the workspace failed: ${filled.output}`);
     const create: number[] = [];
     const restore: number[] = [];
@@ -133,15 +168,19 @@ async function snapshotRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
     const scratch = fs.mkdtempSync(path.join(bench.dataDir, 'raw-'));
     for (let i = 0; i < 3; i++) {
       let snapshotId = '';
-      create.push(await timed(async () => {
-        const body = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/snapshots`, { name: `bench ${i}` });
-        if (body.status !== 'completed') throw new Error(`snapshot answered ${JSON.stringify(body)}`);
-        snapshotId = body.id;
-      }));
-      restore.push(await timed(async () => {
-        const body = await bench.api('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: sandbox.id });
-        if (body.status !== 'running') throw new Error(`restore answered ${JSON.stringify(body)}`);
-      }));
+      create.push(
+        await timed(async () => {
+          const body = await bench.api('POST', `/v1/sandboxes/${sandbox.id}/snapshots`, { name: `bench ${i}` });
+          if (body.status !== 'completed') throw new Error(`snapshot answered ${JSON.stringify(body)}`);
+          snapshotId = body.id;
+        }),
+      );
+      restore.push(
+        await timed(async () => {
+          const body = await bench.api('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: sandbox.id });
+          if (body.status !== 'running') throw new Error(`restore answered ${JSON.stringify(body)}`);
+        }),
+      );
       await bench.api('DELETE', `/v1/snapshots/${snapshotId}`);
       const archive = path.join(scratch, 'raw.tar.gz');
       rawTar.push(await timed(() => run('sh', ['-c', 'tar -C "$1" -cf - . | gzip -1 > "$2"', 'tar', upper, archive])));
@@ -152,8 +191,20 @@ async function snapshotRows(runtimeName: RuntimeName): Promise<BenchRow[]> {
     }
     fs.rmSync(scratch, { recursive: true, force: true });
     return [
-      { what: `snapshot create, 100 MB workspace (${runtimeName}) via API vs raw \`tar | gzip -1\` of the same upper dir`, ours: median(create), baseline: median(rawTar), unit: 'ms', better: 'lower' },
-      { what: `snapshot restore, 100 MB workspace (${runtimeName}, includes restarting the sandbox) via API vs raw \`tar -xzf\``, ours: median(restore), baseline: median(rawUntar), unit: 'ms', better: 'lower' },
+      {
+        what: `snapshot create, 100 MB workspace (${runtimeName}) via API vs raw \`tar | gzip -1\` of the same upper dir`,
+        ours: median(create),
+        baseline: median(rawTar),
+        unit: 'ms',
+        better: 'lower',
+      },
+      {
+        what: `snapshot restore, 100 MB workspace (${runtimeName}, includes restarting the sandbox) via API vs raw \`tar -xzf\``,
+        ours: median(restore),
+        baseline: median(rawUntar),
+        unit: 'ms',
+        better: 'lower',
+      },
     ];
   } finally {
     await destroyAll(bench);
@@ -175,7 +226,10 @@ const PARTS: Record<string, () => Promise<BenchRow[]>> = {
 };
 
 export async function benchPause(): Promise<BenchRow[]> {
-  const parts = (process.env.BENCH_PAUSE_PARTS ?? Object.keys(PARTS).join(',')).split(',').map((part) => part.trim()).filter(Boolean);
+  const parts = (process.env.BENCH_PAUSE_PARTS ?? Object.keys(PARTS).join(','))
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const unknown = parts.filter((part) => !PARTS[part]);
   if (unknown.length) throw new Error(`BENCH_PAUSE_PARTS: unknown part ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}`);
   progress(parts.join(', '));

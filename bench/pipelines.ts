@@ -31,12 +31,33 @@ export async function benchPipelines(): Promise<BenchRow[]> {
   const warmBareMedian = median(warm.bare);
   const pool = `warm pool of ${WARM}`;
   return [
-    { what: `${STAGES}-stage chain of \`true\` command stages: time per stage (best of 3) vs bare create + exec p50 through the API`, ours: cold.perStageMs, baseline: bareMedian, unit: 'ms', better: 'lower', goal: '≤ bare + 20 ms', note: `overhead ${(cold.perStageMs - bareMedian).toFixed(1)} ms` },
-    { what: `${STAGES}-stage chain: time per stage vs bare create + exec + destroy p50 (the whole cycle a stage implies, run back to back)`, ours: cold.perStageMs, baseline: median(cold.bareCycle), unit: 'ms', better: 'lower' },
+    {
+      what: `${STAGES}-stage chain of \`true\` command stages: time per stage (best of 3) vs bare create + exec p50 through the API`,
+      ours: cold.perStageMs,
+      baseline: bareMedian,
+      unit: 'ms',
+      better: 'lower',
+      goal: '≤ bare + 20 ms',
+      note: `overhead ${(cold.perStageMs - bareMedian).toFixed(1)} ms`,
+    },
+    {
+      what: `${STAGES}-stage chain: time per stage vs bare create + exec + destroy p50 (the whole cycle a stage implies, run back to back)`,
+      ours: cold.perStageMs,
+      baseline: median(cold.bareCycle),
+      unit: 'ms',
+      better: 'lower',
+    },
     { what: 'stage duration p50 (lease → outcome recorded) vs bare create + exec p50', ours: median(cold.durations), baseline: bareMedian, unit: 'ms', better: 'lower' },
     { what: 'gap between a stage completing and the next one leased, p50', ours: median(cold.gaps), baseline: 1, unit: 'ms', better: 'lower', note: 'nominal 1 ms' },
     { what: 'run start → first stage running (server clock, median of 3) vs one bare create + exec', ours: median(cold.firstStageMs), baseline: bareMedian, unit: 'ms', better: 'lower' },
-    { what: `with a ${pool}: time per stage (best of 3) vs bare create + exec p50 through the API, same pool (${warm.claimed} creates claimed)`, ours: warm.perStageMs, baseline: warmBareMedian, unit: 'ms', better: 'lower', note: `overhead ${(warm.perStageMs - warmBareMedian).toFixed(1)} ms` },
+    {
+      what: `with a ${pool}: time per stage (best of 3) vs bare create + exec p50 through the API, same pool (${warm.claimed} creates claimed)`,
+      ours: warm.perStageMs,
+      baseline: warmBareMedian,
+      unit: 'ms',
+      better: 'lower',
+      note: `overhead ${(warm.perStageMs - warmBareMedian).toFixed(1)} ms`,
+    },
     { what: `with a ${pool}: time per stage vs the cold chain's time per stage`, ours: warm.perStageMs, baseline: cold.perStageMs, unit: 'ms', better: 'lower' },
     { what: `with a ${pool}: stage duration p50 vs bare create + exec p50, same pool`, ours: median(warm.durations), baseline: warmBareMedian, unit: 'ms', better: 'lower' },
   ];

@@ -122,10 +122,30 @@ export async function benchPreview(runtimeName: RuntimeName = (process.env.BENCH
     const scanCpu = await cpuPercent(CPU_WINDOW_MS);
 
     return [
-      { what: `preview proxy throughput vs direct to the sandbox (autocannon, 32 connections, median of ${ROUNDS} alternating rounds)`, ours: median(proxiedRates), baseline: median(directRates), unit: 'req/s', better: 'higher', goal: '≥ 0.7×' },
-      { what: `the same with wrk (C client, 1 thread, 32 connections, median of ${ROUNDS} alternating rounds)`, ours: median(proxiedWrk), baseline: median(directWrk), unit: 'req/s', better: 'higher', goal: '≥ 0.7×' },
+      {
+        what: `preview proxy throughput vs direct to the sandbox (autocannon, 32 connections, median of ${ROUNDS} alternating rounds)`,
+        ours: median(proxiedRates),
+        baseline: median(directRates),
+        unit: 'req/s',
+        better: 'higher',
+        goal: '≥ 0.7×',
+      },
+      {
+        what: `the same with wrk (C client, 1 thread, 32 connections, median of ${ROUNDS} alternating rounds)`,
+        ours: median(proxiedWrk),
+        baseline: median(directWrk),
+        unit: 'req/s',
+        better: 'higher',
+        goal: '≥ 0.7×',
+      },
       { what: "the sandbox server's own CPU per request with wrk, proxied vs direct (median round)", ours: median(proxiedServerUs), baseline: median(directServerUs), unit: 'µs', better: 'lower' },
-      { what: "Paddock CPU (server and relay process) per proxied request vs the sandbox server's own CPU per request (median round)", ours: median(paddockCpuUs), baseline: median(serverCpuUs), unit: 'µs', better: 'lower' },
+      {
+        what: "Paddock CPU (server and relay process) per proxied request vs the sandbox server's own CPU per request (median round)",
+        ours: median(paddockCpuUs),
+        baseline: median(serverCpuUs),
+        unit: 'µs',
+        better: 'lower',
+      },
       { what: 'preview proxy p50 latency vs direct (sequential)', ours: proxiedLatency.p50, baseline: directLatency.p50, unit: 'ms', better: 'lower', goal: '≤ direct + 1 ms' },
       { what: 'preview proxy p99 latency vs direct (sequential)', ours: proxiedLatency.p99, baseline: directLatency.p99, unit: 'ms', better: 'lower' },
       { what: `server CPU with ${IDLE_SANDBOXES} idle sandboxes scanned every 2 s vs none`, ours: scanCpu, baseline: idleCpu, unit: '% of a core', better: 'lower', note: 'no sandboxes' },

@@ -79,10 +79,30 @@ async function benchCold(runtimeName: RuntimeName, bench: Awaited<ReturnType<typ
 
     const bareName = runtimeName === 'gvisor' ? 'runsc' : 'runc';
     return [
-      { what: `create → first exec p50 (${runtimeName}, cold) vs bare \`${bareName} run\``, ours: percentile(ours, 0.5), baseline: percentile(baseline, 0.5), unit: 'ms', better: 'lower', goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×' },
+      {
+        what: `create → first exec p50 (${runtimeName}, cold) vs bare \`${bareName} run\``,
+        ours: percentile(ours, 0.5),
+        baseline: percentile(baseline, 0.5),
+        unit: 'ms',
+        better: 'lower',
+        goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×',
+      },
       { what: `create → first exec p95 (${runtimeName}, cold) vs bare \`${bareName} run\``, ours: percentile(ours, 0.95), baseline: percentile(baseline, 0.95), unit: 'ms', better: 'lower' },
-      { what: `destroy (DELETE) p50 (${runtimeName}) vs bare \`${bareName} delete --force\` of a running container`, ours: percentile(destroyOurs, 0.5), baseline: percentile(destroyBare, 0.5), unit: 'ms', better: 'lower' },
-      { what: `exec round trip p50 through the API (${runtimeName}) vs bare \`${bareName} exec\` into the same container`, ours: percentile(execOurs, 0.5), baseline: percentile(execBare, 0.5), unit: 'ms', better: 'lower', goal: '≤ bare + 2 ms' },
+      {
+        what: `destroy (DELETE) p50 (${runtimeName}) vs bare \`${bareName} delete --force\` of a running container`,
+        ours: percentile(destroyOurs, 0.5),
+        baseline: percentile(destroyBare, 0.5),
+        unit: 'ms',
+        better: 'lower',
+      },
+      {
+        what: `exec round trip p50 through the API (${runtimeName}) vs bare \`${bareName} exec\` into the same container`,
+        ours: percentile(execOurs, 0.5),
+        baseline: percentile(execBare, 0.5),
+        unit: 'ms',
+        better: 'lower',
+        goal: '≤ bare + 2 ms',
+      },
       { what: `${DENSITY} concurrent creates, total (${runtimeName}) vs ${DENSITY} × bare run p50`, ours: concurrentMs, baseline: DENSITY * percentile(baseline, 0.5), unit: 'ms', better: 'lower' },
       { what: `memory per idle sandbox, cgroup (${runtimeName}) vs the 10 MB goal`, ours: perSandboxMb, baseline: 10, unit: 'MB', better: 'lower', goal: runtimeName === 'runc' ? '≤ 10 MB' : '' },
     ];
@@ -121,8 +141,22 @@ async function benchWarm(runtimeName: RuntimeName, bare: BareRuntime): Promise<B
     const heldMb = usages.reduce((sum, u) => sum + u.memoryBytes, 0) / 1024 / 1024;
     const bareName = runtimeName === 'gvisor' ? 'runsc' : 'runc';
     return [
-      { what: `create → first exec p50 (${runtimeName}, from the warm pool) vs bare \`${bareName} run\``, ours: percentile(ours, 0.5), baseline: percentile(baseline, 0.5), unit: 'ms', better: 'lower', goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×' },
-      { what: `create → first exec p95 (${runtimeName}, from the warm pool) vs bare \`${bareName} run\``, ours: percentile(ours, 0.95), baseline: percentile(baseline, 0.95), unit: 'ms', better: 'lower', goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×' },
+      {
+        what: `create → first exec p50 (${runtimeName}, from the warm pool) vs bare \`${bareName} run\``,
+        ours: percentile(ours, 0.5),
+        baseline: percentile(baseline, 0.5),
+        unit: 'ms',
+        better: 'lower',
+        goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×',
+      },
+      {
+        what: `create → first exec p95 (${runtimeName}, from the warm pool) vs bare \`${bareName} run\``,
+        ours: percentile(ours, 0.95),
+        baseline: percentile(baseline, 0.95),
+        unit: 'ms',
+        better: 'lower',
+        goal: runtimeName === 'runc' ? '≤ 2×' : '≤ 1.3×',
+      },
       { what: `memory the warm pool holds, ${WARM} idle sandboxes, cgroup (${runtimeName}) vs ${WARM} × the 10 MB goal`, ours: heldMb, baseline: WARM * 10, unit: 'MB', better: 'lower' },
     ];
   } finally {

@@ -42,7 +42,10 @@ export async function benchTerminal(runtimeName: RuntimeName = 'runc'): Promise<
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     await sleep(1500); // the login shell prints its prompt
-    const throughWebSocket = await echoTimes((data) => socket.send(Buffer.from(data)), (listener) => listeners.push(listener));
+    const throughWebSocket = await echoTimes(
+      (data) => socket.send(Buffer.from(data)),
+      (listener) => listeners.push(listener),
+    );
     socket.close();
 
     const pty = await runtime.openPty(sandbox.id, { cols: 80, rows: 24 });
@@ -51,7 +54,10 @@ export async function benchTerminal(runtimeName: RuntimeName = 'runc'): Promise<
       for (const listener of ptyListeners) listener(data.toString());
     });
     await sleep(1500);
-    const direct = await echoTimes((data) => pty.write(data), (listener) => ptyListeners.push(listener));
+    const direct = await echoTimes(
+      (data) => pty.write(data),
+      (listener) => ptyListeners.push(listener),
+    );
     pty.kill();
 
     return [

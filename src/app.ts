@@ -152,7 +152,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const guard = await registerRequestGuard(app, { config, limiters, authenticate: (credential) => accounts.authenticate(credential) });
   // Before any route is registered: it adds the Idempotency-Key header to the schemas of the routes that declare it.
   const secretsKey = await loadSecretsKey(config.secretsKey, config.dataDir);
-  const idempotency = await registerIdempotency(app, { db: storage.db, sealer: responseSealer(secretsKey), fingerprintKey: derivedKey(secretsKey, 'paddock idempotency fingerprints'), log: app.log, waitMs: config.idempotencyWaitMs });
+  const idempotency = await registerIdempotency(app, {
+    db: storage.db,
+    sealer: responseSealer(secretsKey),
+    fingerprintKey: derivedKey(secretsKey, 'paddock idempotency fingerprints'),
+    log: app.log,
+    waitMs: config.idempotencyWaitMs,
+  });
   await registerOpenApi(app);
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
@@ -160,7 +166,17 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const webhooks = await registerWebhooks(app, { config, storage, outbox });
 
   const meter = new ComputeMeter(storage.db, config.computeRates);
-  const sessions = new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(config.modelPrices), config.sessionInactivityTimeoutSeconds, app.log, meter);
+  const sessions = new SessionService(
+    storage.db,
+    storage.sqlDialect,
+    new SandboxDirectory(storage.db),
+    new RunSandboxes(storage.db),
+    alerts,
+    new PriceTable(config.modelPrices),
+    config.sessionInactivityTimeoutSeconds,
+    app.log,
+    meter,
+  );
   const spend = new SpendCalculator(meter, sessions);
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(
@@ -181,7 +197,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   let snapshots: SnapshotService | null = null;
   if (runtime) {
     const service = await registerSandboxes(app, {
-      config, storage, runtime, alerts, outbox, spend, accounts,
+      config,
+      storage,
+      runtime,
+      alerts,
+      outbox,
+      spend,
+      accounts,
       secretValues: (accountId, names, field) => secrets.values(accountId, names, field),
       publisher: webhooks.publisher,
       consumers: [execRecording(sessions), metrics.lifecycle],
@@ -195,14 +217,19 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   }
 
   const evals = await registerEvals(app, {
-    storage, accounts, sandboxes,
+    storage,
+    accounts,
+    sandboxes,
     costOfSandboxes: async (ids) => [...(await spend.of(ids)).values()].reduce((total, one) => total + one.totalUsd, 0),
   });
 
   // Registered after sandboxes so that closing the app stops the stage worker (and destroys its
   // stage sandboxes) before the sandbox service settles.
   const pipelines = await registerPipelines(app, {
-    config, storage, notifications, sandboxes,
+    config,
+    storage,
+    notifications,
+    sandboxes,
     sessions,
     events: webhooks.publisher,
     planOf: async (accountId) => (await accounts.getAccount(accountId)).plan as Plan,

@@ -351,7 +351,10 @@ export function readModelPriceFile(file: string): ModelPrice[] {
     const unknown = Object.keys(rest);
     if (unknown.length) throw new Error(`${at}.${unknown[0]} is not a known field`);
     if (typeof match !== 'string' || match.trim() === '' || match.length > 200) throw new Error(`${at}.match must be a model name pattern such as "gpt-4o*"`);
-    for (const [name, value] of [['input_usd_per_million_tokens', input], ['output_usd_per_million_tokens', output]] as const) {
+    for (const [name, value] of [
+      ['input_usd_per_million_tokens', input],
+      ['output_usd_per_million_tokens', output],
+    ] as const) {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${at}.${name} must be a non-negative number (USD per million tokens)`);
     }
     return { match: match.trim(), input_usd_per_million_tokens: input as number, output_usd_per_million_tokens: output as number };

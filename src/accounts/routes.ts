@@ -30,7 +30,8 @@ export function accountRoutes(service: AccountService): FastifyPluginAsyncTypebo
       schema: {
         tags: ['accounts'],
         summary: 'Log in to the dashboard',
-        description: 'Open. Wrong email or password both answer 401 with the same message. After repeated failures for one email, further attempts answer 429 with Retry-After until the window passes.',
+        description:
+          'Open. Wrong email or password both answer 401 with the same message. After repeated failures for one email, further attempts answer 429 with Retry-After until the window passes.',
         body: LoginBody,
         response: { 200: LoginResponse, ...errors },
       },

@@ -26,13 +26,10 @@ export const SignupBody = Type.Object(
 
 export const SignupResponse = Type.Object({
   account: Type.Ref(Account),
-  api_key: Type.String({ description: 'The account\'s first full-scope API key (`svc_sk_…`). Shown only in this response.' }),
+  api_key: Type.String({ description: "The account's first full-scope API key (`svc_sk_…`). Shown only in this response." }),
 });
 
-export const LoginBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
-  { additionalProperties: false },
-);
+export const LoginBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
 
 export const LoginResponse = Type.Object({
   token: Type.String({ description: 'Dashboard session token (`svc_ds_…`), accepted as a full-scope Bearer credential until `expires_at`.' }),

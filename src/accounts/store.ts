@@ -19,7 +19,10 @@ export function findAccountByEmail(db: Kysely<Database>, emailNormalized: string
 }
 
 export async function countAccounts(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -28,13 +31,7 @@ export function insertApiKey(db: Kysely<Database>, row: ApiKeyRow) {
 }
 
 export function listActiveApiKeys(db: Kysely<Database>, accountId: string) {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('revoked_at', 'is', null).orderBy('id').execute();
 }
 
 /** The key with this digest and its owner's plan, whatever its state; the caller judges expiry and revocation. */
@@ -48,13 +45,7 @@ export function findApiKeyByHash(db: Kysely<Database>, keyHash: string) {
 }
 
 export async function revokeApiKey(db: Kysely<Database>, accountId: string, id: string, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: at })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -85,5 +76,9 @@ export function deleteExpiredSessions(db: Kysely<Database>, now: string) {
  * (concurrent sandboxes, snapshot storage) count and insert without a race.
  */
 export async function lockAccount(db: Kysely<Database>, accountId: string): Promise<void> {
-  await db.updateTable('accounts').set((eb) => ({ plan: eb.ref('plan') })).where('id', '=', accountId).execute();
+  await db
+    .updateTable('accounts')
+    .set((eb) => ({ plan: eb.ref('plan') }))
+    .where('id', '=', accountId)
+    .execute();
 }

@@ -37,7 +37,8 @@ export function alertRoutes(service: AlertService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['alerts'],
         summary: 'List alert rules',
-        description: 'One rule per alert type, in the order budget_warning, budget_critical, budget_exceeded, trust_low, trust_critical, sandbox_error, idle_timeout. Every account starts with all rules enabled, the default thresholds (budget 0.8 / 0.95 / 1.0 of the budget, trust 70 / 50) and all four channels; they are created the first time they are needed.',
+        description:
+          'One rule per alert type, in the order budget_warning, budget_critical, budget_exceeded, trust_low, trust_critical, sandbox_error, idle_timeout. Every account starts with all rules enabled, the default thresholds (budget 0.8 / 0.95 / 1.0 of the budget, trust 70 / 50) and all four channels; they are created the first time they are needed.',
         response: { 200: Type.Array(Type.Ref(AlertRule)), ...errors },
       },
       handler: async (request) => service.rules(request.principal!.accountId),
@@ -48,7 +49,8 @@ export function alertRoutes(service: AlertService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['alerts'],
         summary: 'Change an alert rule',
-        description: 'Any of `enabled`, `threshold` (validated per type: 0.0-1.0 for budget rules, 0-100 for trust rules, null for sandbox_error and idle_timeout) and `channels` (a subset of email, chat_a, chat_b, webhook; [] keeps only the in-app notification). Answers the updated rule.',
+        description:
+          'Any of `enabled`, `threshold` (validated per type: 0.0-1.0 for budget rules, 0-100 for trust rules, null for sandbox_error and idle_timeout) and `channels` (a subset of email, chat_a, chat_b, webhook; [] keeps only the in-app notification). Answers the updated rule.',
         params: IdParams,
         body: UpdateRuleBody,
         response: { 200: Type.Ref(AlertRule), 404: Err, ...errors },
@@ -70,7 +72,8 @@ export function alertRoutes(service: AlertService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['alerts'],
         summary: 'Resolve an alert',
-        description: 'No body. Answers 200 with the alert, now `resolved: true` with `resolved_at`. Idempotent: resolving a resolved alert answers it unchanged. Once resolved, the same condition can raise a new alert.',
+        description:
+          'No body. Answers 200 with the alert, now `resolved: true` with `resolved_at`. Idempotent: resolving a resolved alert answers it unchanged. Once resolved, the same condition can raise a new alert.',
         params: IdParams,
         response: { 200: Type.Ref(Alert), 404: Err, ...errors },
       },

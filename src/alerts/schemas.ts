@@ -14,13 +14,18 @@ export const Alert = Type.Object(
   {
     id: Type.String(),
     type: AlertTypeSchema,
-    severity: StringEnum(ALERT_SEVERITIES, { description: 'Fixed per type: budget_warning and trust_low warning; budget_critical, budget_exceeded and trust_critical critical; sandbox_error error; idle_timeout info.' }),
+    severity: StringEnum(ALERT_SEVERITIES, {
+      description: 'Fixed per type: budget_warning and trust_low warning; budget_critical, budget_exceeded and trust_critical critical; sandbox_error error; idle_timeout info.',
+    }),
     message: Type.String(),
     sandbox_id: Nullable(Type.String()),
     resolved: Type.Boolean({ description: 'False when raised; true after POST /v1/alerts/{id}/resolve (or when the raising feature sees the condition clear).' }),
     created_at: Type.String({ format: 'date-time' }),
     resolved_at: Nullable(Type.String({ format: 'date-time' })),
-    resource: Type.Object({ kind: Type.String({ description: '`sandbox`, `session` or `run`.' }), id: Type.String() }, { description: 'What the alert is about. At most one unresolved alert exists per type and resource.' }),
+    resource: Type.Object(
+      { kind: Type.String({ description: '`sandbox`, `session` or `run`.' }), id: Type.String() },
+      { description: 'What the alert is about. At most one unresolved alert exists per type and resource.' },
+    ),
     details: Type.Record(Type.String(), Type.Unknown(), { description: 'Type-specific facts (e.g. the sandbox error text, the spend and budget, the trust score).' }),
   },
   { $id: 'Alert' },
@@ -32,10 +37,13 @@ export const AlertRule = Type.Object(
     type: AlertTypeSchema,
     enabled: Type.Boolean({ description: 'A disabled rule raises nothing: no alert, notification or delivery is recorded.' }),
     threshold: Type.Union([Type.Number(), Type.Null()], {
-      description: 'Budget rules: a fraction of the sandbox budget, 0.0-1.0 (defaults 0.8, 0.95, 1.0). Trust rules: a trust score 0-100; the alert is raised when the score drops below it (defaults 70, 50). sandbox_error and idle_timeout: null.',
+      description:
+        'Budget rules: a fraction of the sandbox budget, 0.0-1.0 (defaults 0.8, 0.95, 1.0). Trust rules: a trust score 0-100; the alert is raised when the score drops below it (defaults 70, 50). sandbox_error and idle_timeout: null.',
     }),
     threshold_unit: Type.Union([StringEnum(['budget_fraction', 'trust_score']), Type.Null()]),
-    channels: Type.Array(ChannelSchema, { description: 'Where alerts of this type are delivered besides the in-app notification; a channel delivers only once GET /v1/notifications/config enables it. Default: all four.' }),
+    channels: Type.Array(ChannelSchema, {
+      description: 'Where alerts of this type are delivered besides the in-app notification; a channel delivers only once GET /v1/notifications/config enables it. Default: all four.',
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -60,7 +68,7 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 export const UpdateRuleBody = Type.Object(
   {
     enabled: Type.Optional(Type.Boolean()),
-    threshold: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'See the rule\'s threshold: validated per type.' })),
+    threshold: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "See the rule's threshold: validated per type." })),
     channels: Type.Optional(Type.Array(ChannelSchema, { uniqueItems: true, maxItems: CHANNELS.length })),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -8,7 +8,10 @@ import type { Storage } from '../core/db/database.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { BudgetSweeper } from './sweeper.js';
 
-export function registerBudgets(app: FastifyInstance, deps: { config: Config; storage: Storage; sandboxes: SandboxService; spend: SpendCalculator; alerts: AlertRaiser & AlertThresholds }): BudgetSweeper {
+export function registerBudgets(
+  app: FastifyInstance,
+  deps: { config: Config; storage: Storage; sandboxes: SandboxService; spend: SpendCalculator; alerts: AlertRaiser & AlertThresholds },
+): BudgetSweeper {
   const budgets = new BudgetSweeper(deps.storage.db, deps.sandboxes, deps.spend, deps.alerts, deps.config.budgetCheckIntervalMs, app.log);
   deps.sandboxes.lifecycle.subscribe(budgets.consumer);
   app.addHook('onReady', async () => budgets.start());

@@ -29,9 +29,7 @@ export interface BudgetDecision {
 }
 
 export function decide(spendUsd: number, budgetUsd: number, thresholds: BudgetThresholds, raisedBits: number): BudgetDecision {
-  const raise = (['budget_warning', 'budget_critical'] as const).filter(
-    (type) => (raisedBits & BUDGET_ALERT_BITS[type]) === 0 && spendUsd >= thresholds[type].fraction * budgetUsd,
-  );
+  const raise = (['budget_warning', 'budget_critical'] as const).filter((type) => (raisedBits & BUDGET_ALERT_BITS[type]) === 0 && spendUsd >= thresholds[type].fraction * budgetUsd);
   return { raise, destroy: spendUsd >= thresholds.exceededFraction * budgetUsd };
 }
 

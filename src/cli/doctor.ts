@@ -32,9 +32,7 @@ async function firstLine(command: string, args: string[]): Promise<string | null
 function binary(name: string, command: string, args: string[], pkg: string, required: boolean, purpose: string): Check {
   return async () => {
     const version = await firstLine(command, args);
-    return version !== null
-      ? { name, required, ok: true, detail: version }
-      : { name, required, ok: false, detail: `${command} not found (${purpose})`, fix: `apt-get install -y ${pkg}` };
+    return version !== null ? { name, required, ok: true, detail: version } : { name, required, ok: false, detail: `${command} not found (${purpose})`, fix: `apt-get install -y ${pkg}` };
   };
 }
 
@@ -92,7 +90,13 @@ function checkPostgres(databaseUrl: string): Check {
       const { rows } = await client.query<{ version: string }>('select version()');
       return { name: 'PostgreSQL (DATABASE_URL)', required: true, ok: true, detail: rows[0].version.split(' on ')[0] };
     } catch (error) {
-      return { name: 'PostgreSQL (DATABASE_URL)', required: true, ok: false, detail: `cannot connect: ${(error as Error).message}`, fix: 'apt-get install -y postgresql && pg_ctlcluster 15 main start, then check DATABASE_URL' };
+      return {
+        name: 'PostgreSQL (DATABASE_URL)',
+        required: true,
+        ok: false,
+        detail: `cannot connect: ${(error as Error).message}`,
+        fix: 'apt-get install -y postgresql && pg_ctlcluster 15 main start, then check DATABASE_URL',
+      };
     } finally {
       await client.end().catch(() => {});
     }

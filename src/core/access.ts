@@ -5,17 +5,7 @@ export type Scope = 'full' | 'sandbox' | 'read';
 export const SCOPES: readonly Scope[] = ['full', 'sandbox', 'read'];
 
 /** What a route touches. `sandboxes` covers sandbox, port, file, exec and terminal endpoints. */
-export type Area =
-  | 'account'
-  | 'sandboxes'
-  | 'snapshots'
-  | 'sessions'
-  | 'events'
-  | 'pipelines'
-  | 'a2a'
-  | 'alerts'
-  | 'webhooks'
-  | 'billing';
+export type Area = 'account' | 'sandboxes' | 'snapshots' | 'sessions' | 'events' | 'pipelines' | 'a2a' | 'alerts' | 'webhooks' | 'billing';
 
 export type OpenLimit = 'open' | 'discovery' | 'system';
 

@@ -3,16 +3,7 @@
 // (the listening line, the first account's key).
 import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.token',
-  '*.api_key',
-  '*.key',
-];
+export const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', '*.password', '*.token', '*.api_key', '*.key'];
 
 /** Single-use terminal tickets travel in the URL; keep them out of request log lines too. */
 export function redactUrl(url: string): string {

@@ -9,13 +9,18 @@ describe('PeriodicTask', () => {
     let inFlight = 0;
     let most = 0;
     let finished = 0;
-    const task = new PeriodicTask('test', 1, async () => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await sleep(20);
-      inFlight--;
-      finished++;
-    }, quietLog);
+    const task = new PeriodicTask(
+      'test',
+      1,
+      async () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await sleep(20);
+        inFlight--;
+        finished++;
+      },
+      quietLog,
+    );
     task.start();
     for (let i = 0; i < 10; i++, await sleep(5)) task.wake();
     await task.stop();
@@ -28,11 +33,16 @@ describe('PeriodicTask', () => {
 
   it('runs again right after a pass when woken during it, else after the delay the pass asked for', async () => {
     const starts: number[] = [];
-    const task = new PeriodicTask('test', 10_000, async () => {
-      starts.push(Date.now());
-      await sleep(30);
-      return starts.length === 1 ? 10_000 : 60_000;
-    }, quietLog);
+    const task = new PeriodicTask(
+      'test',
+      10_000,
+      async () => {
+        starts.push(Date.now());
+        await sleep(30);
+        return starts.length === 1 ? 10_000 : 60_000;
+      },
+      quietLog,
+    );
     task.start();
     await sleep(10);
     task.wake();
@@ -45,10 +55,15 @@ describe('PeriodicTask', () => {
   it('keeps going after a failed pass, and logs it', async () => {
     const logged: string[] = [];
     let passes = 0;
-    const task = new PeriodicTask('flaky pass', 5, async () => {
-      passes++;
-      if (passes === 1) throw new Error('boom');
-    }, { error: (_obj, msg) => logged.push(msg) });
+    const task = new PeriodicTask(
+      'flaky pass',
+      5,
+      async () => {
+        passes++;
+        if (passes === 1) throw new Error('boom');
+      },
+      { error: (_obj, msg) => logged.push(msg) },
+    );
     task.start();
     await sleep(60);
     await task.stop();
@@ -58,9 +73,14 @@ describe('PeriodicTask', () => {
 
   it('waits for the first delay given to start()', async () => {
     let passes = 0;
-    const task = new PeriodicTask('test', 5, async () => {
-      passes++;
-    }, quietLog);
+    const task = new PeriodicTask(
+      'test',
+      5,
+      async () => {
+        passes++;
+      },
+      quietLog,
+    );
     task.start(200);
     await sleep(50);
     expect(passes).toBe(0);

@@ -61,9 +61,7 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
     else if (ticket && access.kind === 'ticket') principal = access.redeem(ticket, request.params as Record<string, string>);
 
     // Unauthenticated calls to protected routes count against the caller's IP, which bounds key guessing.
-    const decision = principal
-      ? await perPlan[principal.plan].consume(principal.accountId)
-      : await perIp[access.kind === 'open' ? access.limit : 'open'].consume(request.ip);
+    const decision = principal ? await perPlan[principal.plan].consume(principal.accountId) : await perIp[access.kind === 'open' ? access.limit : 'open'].consume(request.ip);
     reply.header('x-ratelimit-limit', decision.limit);
     reply.header('x-ratelimit-remaining', decision.remaining);
     reply.header('x-ratelimit-reset', decision.resetAt);

@@ -11,7 +11,10 @@ export function StringEnum<const V extends readonly string[]>(values: V, options
 
 /** One of `values` as `anyOf` of string literals (the JSON Schema of `Type.Union(values.map(Type.Literal))`). */
 export function LiteralUnion<const V extends readonly string[]>(values: V, options: SchemaOptions = {}): TUnion<TLiteral<V[number]>[]> & { anyOf: { -readonly [K in keyof V]: { const: V[K] } } } {
-  return Type.Union(values.map((value) => Type.Literal(value)), options) as TUnion<TLiteral<V[number]>[]> & { anyOf: { -readonly [K in keyof V]: { const: V[K] } } };
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as TUnion<TLiteral<V[number]>[]> & { anyOf: { -readonly [K in keyof V]: { const: V[K] } } };
 }
 
 /** `schema` or null. */

@@ -17,7 +17,9 @@ interface Refusal {
 /** A complete HTTP/1.1 response for a socket no ServerResponse is attached to. */
 export function rawErrorResponse({ status, code, message, headers = {} }: Refusal): string {
   const body = JSON.stringify(errorBody(code, message));
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`;
 }
 
@@ -35,7 +37,8 @@ function clientErrorRefusal(error: ClientError, allowedMethods: () => string): R
     case 'HPE_INVALID_METHOD': {
       // A well-formed request line with a method Node does not know (not garbage) is a method we do not serve.
       const method = REQUEST_LINE.exec(error.rawPacket?.toString('latin1') ?? '')?.[1];
-      if (method) return { status: 405, code: 'method_not_allowed', message: `${method.slice(0, 32)} is not a method this API serves (it serves ${allowedMethods()})`, headers: { Allow: allowedMethods() } };
+      if (method)
+        return { status: 405, code: 'method_not_allowed', message: `${method.slice(0, 32)} is not a method this API serves (it serves ${allowedMethods()})`, headers: { Allow: allowedMethods() } };
     }
     // falls through
     default:

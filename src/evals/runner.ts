@@ -101,12 +101,16 @@ export class EvalRunner {
     const started = Date.now();
     let sandboxId: string;
     try {
-      const created = await this.deps.sandboxes.create(principal, {
-        template: scenario.template as never,
-        ...SANDBOX_SIZE,
-        network_mode: scenario.network_mode as 'none' | 'full',
-        env: JSON.parse(scenario.env),
-      }, { confidential: true });
+      const created = await this.deps.sandboxes.create(
+        principal,
+        {
+          template: scenario.template as never,
+          ...SANDBOX_SIZE,
+          network_mode: scenario.network_mode as 'none' | 'full',
+          env: JSON.parse(scenario.env),
+        },
+        { confidential: true },
+      );
       sandboxId = created.id;
       await store.holdSandbox(this.deps.db, { sandbox_id: sandboxId, account_id: principal.accountId, created_at: nowIso() });
     } catch (error) {

@@ -9,14 +9,26 @@ export const MAX_PAGE_LIMIT = 100;
 export const MAX_CHECKS = 50;
 export const MAX_SUITE_SCENARIOS = 100;
 
-const Name = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._ -]*$', description: 'Unique per account among scenarios (suites have their own namespace). Letters, digits, `.`, `_`, `-` and spaces.' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._ -]*$',
+  description: 'Unique per account among scenarios (suites have their own namespace). Letters, digits, `.`, `_`, `-` and spaces.',
+});
 const Description = Type.String({ maxLength: 2000 });
-const Env = Type.Record(Type.String(), Type.String({ maxLength: 32_768 }), { maxProperties: 100, propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' }, description: 'Environment of the command.' });
+const Env = Type.Record(Type.String(), Type.String({ maxLength: 32_768 }), {
+  maxProperties: 100,
+  propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' },
+  description: 'Environment of the command.',
+});
 const Stream = Type.Union([Type.Literal('stdout'), Type.Literal('stderr')], { description: 'Which output the check reads; default stdout.' });
 
 export const CheckSchema = Type.Object(
   {
-    type: StringEnum(CHECK_TYPES, { description: '`exit_code` (field `equals`), `output_contains` (`value`), `output_matches` (`pattern`, optional `flags`: a JavaScript regular expression tried on the first 64 KiB of output, for at most 1 s), `output_equals` (`value`, compared after trimming whitespace unless `trim` is false).' }),
+    type: StringEnum(CHECK_TYPES, {
+      description:
+        '`exit_code` (field `equals`), `output_contains` (`value`), `output_matches` (`pattern`, optional `flags`: a JavaScript regular expression tried on the first 64 KiB of output, for at most 1 s), `output_equals` (`value`, compared after trimming whitespace unless `trim` is false).',
+    }),
     weight: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'Share of the scenario score; default 1. score = sum of weights of passed checks / sum of all weights.' })),
     equals: Type.Optional(Type.Integer({ minimum: 0, maximum: 255 })),
     value: Type.Optional(Type.String({ maxLength: 65_536 })),
@@ -67,7 +79,12 @@ export const Scenario = Type.Object(
 const suiteFields = {
   name: Name,
   description: Type.Optional(Description),
-  scenario_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_SUITE_SCENARIOS, uniqueItems: true, description: 'Scenarios of this account, run one after another in this order.' }),
+  scenario_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    minItems: 1,
+    maxItems: MAX_SUITE_SCENARIOS,
+    uniqueItems: true,
+    description: 'Scenarios of this account, run one after another in this order.',
+  }),
 };
 export const CreateSuiteBody = Type.Object(suiteFields, { additionalProperties: false });
 export type CreateSuiteInput = Static<typeof CreateSuiteBody>;
@@ -110,7 +127,7 @@ export const EvalResult = Type.Object(
     status: StringEnum(['passed', 'failed', 'errored'], { description: '`errored` if any scenario errored, else `passed` if every scenario passed, else `failed`.' }),
     pass_rate: Type.Number({ description: 'Passed scenarios / scenarios run.' }),
     score: Type.Number({ description: 'Mean of the scenario scores.' }),
-    cost_usd: Type.Number({ description: 'Cost of the run\'s sandboxes (see docs/evals.md).' }),
+    cost_usd: Type.Number({ description: "Cost of the run's sandboxes (see docs/evals.md)." }),
     source: StringEnum(['api', 'pipeline']),
     pipeline_run_id: Type.Union([Type.String(), Type.Null()]),
     stage_name: Type.Union([Type.String(), Type.Null()]),

@@ -15,7 +15,12 @@ describe('summarizeRun', () => {
 
   it('is errored when any scenario errored, passed only when all passed', () => {
     expect(summarizeRun([{ status: 'passed', score: 1, cost_usd: 0 }]).status).toBe('passed');
-    expect(summarizeRun([{ status: 'passed', score: 1, cost_usd: 0 }, { status: 'errored', score: 0, cost_usd: 0 }]).status).toBe('errored');
+    expect(
+      summarizeRun([
+        { status: 'passed', score: 1, cost_usd: 0 },
+        { status: 'errored', score: 0, cost_usd: 0 },
+      ]).status,
+    ).toBe('errored');
   });
 });
 

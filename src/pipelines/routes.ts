@@ -60,7 +60,13 @@ export function pipelineRoutes(service: PipelineService): FastifyPluginAsyncType
 
     app.delete('/v1/pipelines/:id', {
       config: pipelineAccess,
-      schema: { tags: ['pipelines'], summary: 'Archive a pipeline', description: 'Soft delete: status becomes `archived`, runs are kept and stay readable; starting a run answers 409. Repeating it answers 204.', params: PipelineParams, response: { 204: NoContent, ...errors } },
+      schema: {
+        tags: ['pipelines'],
+        summary: 'Archive a pipeline',
+        description: 'Soft delete: status becomes `archived`, runs are kept and stay readable; starting a run answers 409. Repeating it answers 204.',
+        params: PipelineParams,
+        response: { 204: NoContent, ...errors },
+      },
       handler: async (request, reply) => {
         await service.archive(request.principal!.accountId, request.params.id);
         return reply.code(204).send();
@@ -69,7 +75,13 @@ export function pipelineRoutes(service: PipelineService): FastifyPluginAsyncType
 
     app.get('/v1/pipelines/:id/versions', {
       config: pipelineAccess,
-      schema: { tags: ['pipelines'], summary: 'List versions of a pipeline', description: 'Newest first; each is the full, immutable definition.', params: PipelineParams, response: { 200: Type.Array(PipelineVersion), ...errors } },
+      schema: {
+        tags: ['pipelines'],
+        summary: 'List versions of a pipeline',
+        description: 'Newest first; each is the full, immutable definition.',
+        params: PipelineParams,
+        response: { 200: Type.Array(PipelineVersion), ...errors },
+      },
       handler: async (request) => service.versions(request.principal!.accountId, request.params.id),
     });
 

@@ -3,7 +3,25 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errors, pipelineAccess } from './routes.js';
 import type { RunService } from './runs/service.js';
-import { DecisionBody, DecisionResult, EventsQuery, MAX_INTEGER_PARAM, Page, PipelineParams, PutStateBody, Run, RunEvents, RunListItem, RunParams, StageLogParams, StageLogs, StageRecord, StartRunBody, StateEntry, StateParams } from './schemas.js';
+import {
+  DecisionBody,
+  DecisionResult,
+  EventsQuery,
+  MAX_INTEGER_PARAM,
+  Page,
+  PipelineParams,
+  PutStateBody,
+  Run,
+  RunEvents,
+  RunListItem,
+  RunParams,
+  StageLogParams,
+  StageLogs,
+  StageRecord,
+  StartRunBody,
+  StateEntry,
+  StateParams,
+} from './schemas.js';
 import { NoContent } from '../core/schemas.js';
 
 const STATE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -16,7 +34,7 @@ export function runRoutes(service: RunService): FastifyPluginAsyncTypebox {
         tags: ['pipelines'],
         summary: 'Start a run',
         description:
-          'Creates a run of the pipeline\'s current version with status `pending`; `input` echoes env, repo and branch. A worker picks it up within the poll interval (at once on this server). `env` applies to every stage and a stage `env` overrides it. 409 for an archived pipeline.',
+          "Creates a run of the pipeline's current version with status `pending`; `input` echoes env, repo and branch. A worker picks it up within the poll interval (at once on this server). `env` applies to every stage and a stage `env` overrides it. 409 for an archived pipeline.",
         params: PipelineParams,
         body: StartRunBody,
         response: { 201: Run, ...errors },
@@ -26,7 +44,14 @@ export function runRoutes(service: RunService): FastifyPluginAsyncTypebox {
 
     app.get('/v1/pipelines/:id/runs', {
       config: pipelineAccess,
-      schema: { tags: ['pipelines'], summary: 'List runs', description: 'Newest first; limit default 20 (at most 100), offset default 0.', params: PipelineParams, querystring: Page, response: { 200: Type.Array(RunListItem), ...errors } },
+      schema: {
+        tags: ['pipelines'],
+        summary: 'List runs',
+        description: 'Newest first; limit default 20 (at most 100), offset default 0.',
+        params: PipelineParams,
+        querystring: Page,
+        response: { 200: Type.Array(RunListItem), ...errors },
+      },
       handler: async (request) => service.list(request.principal!.accountId, request.params.id, { limit: request.query.limit ?? 20, offset: request.query.offset ?? 0 }),
     });
 
@@ -38,7 +63,14 @@ export function runRoutes(service: RunService): FastifyPluginAsyncTypebox {
 
     app.post('/v1/pipelines/:id/runs/:run_id/cancel', {
       config: { ...pipelineAccess, idempotent: true },
-      schema: { tags: ['pipelines'], summary: 'Cancel a run', description: 'Pending, running and paused runs become `canceled`; unfinished stages become `canceled`, running attempts are killed and their sandboxes destroyed. 409 when the run already ended.', params: RunParams, response: { 204: NoContent, ...errors } },
+      schema: {
+        tags: ['pipelines'],
+        summary: 'Cancel a run',
+        description:
+          'Pending, running and paused runs become `canceled`; unfinished stages become `canceled`, running attempts are killed and their sandboxes destroyed. 409 when the run already ended.',
+        params: RunParams,
+        response: { 204: NoContent, ...errors },
+      },
       handler: async (request, reply) => {
         await service.cancel(request.principal!.accountId, request.params.id, request.params.run_id);
         return reply.code(204).send();
@@ -56,7 +88,7 @@ export function runRoutes(service: RunService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['pipelines'],
         summary: "A stage's logs",
-        description: 'Not shown in the spec. stdout and stderr of every attempt of the stage (or of `attempt`), with exit code and status; a running attempt\'s logs are saved at each lease renewal.',
+        description: "Not shown in the spec. stdout and stderr of every attempt of the stage (or of `attempt`), with exit code and status; a running attempt's logs are saved at each lease renewal.",
         params: StageLogParams,
         querystring: Type.Object({ attempt: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER_PARAM })) }),
         response: { 200: StageLogs, ...errors },
@@ -84,7 +116,8 @@ export function runRoutes(service: RunService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['pipelines'],
         summary: "A run's timeline",
-        description: 'The pipeline lifecycle events of the run in order (`pipeline.run.created/started/completed/failed/canceled`, `pipeline.stage.started/completed/failed/skipped/retrying/paused_approval/approved/rejected/approval_auto_decided/lease_expired/interrupted`), each written in the transaction of the transition it reports. Page with after_seq. The same events are appended to the run\'s session (`session_id` on the run) for replay with agent events, cost and trust.',
+        description:
+          "The pipeline lifecycle events of the run in order (`pipeline.run.created/started/completed/failed/canceled`, `pipeline.stage.started/completed/failed/skipped/retrying/paused_approval/approved/rejected/approval_auto_decided/lease_expired/interrupted`), each written in the transaction of the transition it reports. Page with after_seq. The same events are appended to the run's session (`session_id` on the run) for replay with agent events, cost and trust.",
         params: RunParams,
         querystring: EventsQuery,
         response: { 200: RunEvents, ...errors },

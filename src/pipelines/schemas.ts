@@ -41,7 +41,11 @@ export const StageDefinition = Type.Object(
     template: Type.Optional(Type.String({ description: 'Sandbox template (see GET /v1/templates); default `defaults.template`, else `minimal`.' })),
     timeout: Type.Optional(Duration('Per attempt; default 10m, at most 24h. The attempt is killed (its sandbox destroyed) when it passes.')),
     retry: Type.Optional(Retry),
-    on_failure: Type.Optional(StringEnum(['stop', 'continue'], { description: '`stop` (default): a failure after all retries fails the run and cancels running stages. `continue`: other branches go on, and the failure does not fail the run.' })),
+    on_failure: Type.Optional(
+      StringEnum(['stop', 'continue'], {
+        description: '`stop` (default): a failure after all retries fails the run and cancels running stages. `continue`: other branches go on, and the failure does not fail the run.',
+      }),
+    ),
     depends_on: Type.Optional(Type.Array(Type.String(), { description: 'Names of stages this one waits for.' })),
     condition: Type.Optional(Condition),
     env: Type.Optional(StringMap),

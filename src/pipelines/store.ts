@@ -31,7 +31,13 @@ export async function listPipelines(db: Kysely<Database>, accountId: string, opt
 
 /** Moves `version` forward only from `fromVersion`, so two concurrent updates cannot both win. */
 export async function bumpVersion(db: Kysely<Database>, id: string, fromVersion: number, updatedAt: string): Promise<boolean> {
-  const result = await db.updateTable('pipelines').set({ version: fromVersion + 1, updated_at: updatedAt }).where('id', '=', id).where('version', '=', fromVersion).where('status', '=', 'active').executeTakeFirst();
+  const result = await db
+    .updateTable('pipelines')
+    .set({ version: fromVersion + 1, updated_at: updatedAt })
+    .where('id', '=', id)
+    .where('version', '=', fromVersion)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -139,7 +139,11 @@ export class PortDetector {
     const places = await this.records.placesOf([...new Set(rows.map((r) => r.sandbox_id))].filter((id) => !runningIds.has(id)));
     const gone = [...places].filter(([, place]) => place.hostId === this.hostId);
     for (const row of rows.filter((r) => r.listening && places.get(r.sandbox_id)?.hostId === this.hostId)) await store.markStopped(this.db, row.sandbox_id, row.port, now);
-    if (gone.length) await store.forgetSandboxes(this.db, [...places].filter(([, place]) => place.status === 'destroyed').map(([id]) => id));
+    if (gone.length)
+      await store.forgetSandboxes(
+        this.db,
+        [...places].filter(([, place]) => place.status === 'destroyed').map(([id]) => id),
+      );
 
     await this.reload(running);
   }
@@ -154,11 +158,7 @@ export class PortDetector {
       return;
     }
     const reachable = new Set(found.filter((p) => !isLoopback(p.address)).map((p) => p.port));
-    await Promise.all(
-      [...reachable]
-        .filter((port) => !listed.has(port))
-        .map(async (port) => store.markListening(this.db, id, port, ip ? await probeProtocol(ip, port) : 'tcp', now)),
-    );
+    await Promise.all([...reachable].filter((port) => !listed.has(port)).map(async (port) => store.markListening(this.db, id, port, ip ? await probeProtocol(ip, port) : 'tcp', now)));
     for (const port of listed) if (!reachable.has(port)) await store.markStopped(this.db, id, port, now);
   }
 

@@ -27,7 +27,10 @@ export interface PortsAndPreviewsOptions {
   limiters: LimiterFactory;
 }
 
-export async function registerPortsAndPreviews(app: FastifyInstance, { config, db, runtime, sandboxes, limiters }: PortsAndPreviewsOptions): Promise<{ detector: PortDetector; hosts: PreviewHosts; proxy: PreviewProxy }> {
+export async function registerPortsAndPreviews(
+  app: FastifyInstance,
+  { config, db, runtime, sandboxes, limiters }: PortsAndPreviewsOptions,
+): Promise<{ detector: PortDetector; hosts: PreviewHosts; proxy: PreviewProxy }> {
   const directory = new SandboxDirectory(db);
   const detector = new PortDetector(db, directory, runtime, app.log, config.hostId);
   const hosts = new PreviewHosts(config, () => {

@@ -48,7 +48,11 @@ export function setPassword(db: Kysely<Database>, sandboxId: string, port: numbe
 
 /** Reads the server-wide setting `name`, creating it with `create()` the first time (first writer wins). */
 export async function serverSetting(db: Kysely<Database>, name: string, create: () => string, now: string): Promise<string> {
-  await db.insertInto('server_settings').values({ name, value: create(), created_at: now }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('server_settings')
+    .values({ name, value: create(), created_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   const row = await db.selectFrom('server_settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }

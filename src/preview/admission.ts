@@ -39,7 +39,9 @@ export async function admit(options: AdmissionOptions, request: AdmissionRequest
   }
   const decision = await requests.consume(target.label);
   if (!decision.allowed) {
-    return refuse(429, 'Too many requests', `This preview allows ${decision.limit} requests per minute. Try again in ${decision.retryAfterSeconds} s.`, { 'retry-after': String(decision.retryAfterSeconds) });
+    return refuse(429, 'Too many requests', `This preview allows ${decision.limit} requests per minute. Try again in ${decision.retryAfterSeconds} s.`, {
+      'retry-after': String(decision.retryAfterSeconds),
+    });
   }
   const live = detector.port(target.sandboxId, target.port);
   if (!live) return { kind: 'refuse', refusal: nothingListening(target) };

@@ -80,7 +80,9 @@ export class PreviewConnections {
     }
     socket.pause();
     // A request the relay could not carry as the first goes to Node's server, so it is not sent back and forth.
-    void this.proxy.relayConnection(socket, head, buffered, target, (client, leftover, first) => (first ? this.toNode(client, leftover) : this.readFirstHead(client, leftover.length ? leftover : null)));
+    void this.proxy.relayConnection(socket, head, buffered, target, (client, leftover, first) =>
+      first ? this.toNode(client, leftover) : this.readFirstHead(client, leftover.length ? leftover : null),
+    );
     return true;
   }
 

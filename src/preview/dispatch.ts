@@ -30,4 +30,3 @@ export function routePreviewHosts(server: Server, hosts: PreviewHosts, proxy: Pr
     else socket.destroy();
   });
 }
-

@@ -7,7 +7,12 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 
 function connectionTokens(value: string | string[] | undefined): Set<string> {
   const text = Array.isArray(value) ? value.join(',') : (value ?? '');
-  return new Set(text.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    text
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 /** Whether an Authorization header carries a Paddock credential: an API key or dashboard token, or

@@ -13,7 +13,8 @@ export async function login(protection: PreviewProtection, request: IncomingMess
   const form = new URLSearchParams(await readBody(request, LOGIN_BODY_MAX_BYTES).catch(() => ''));
   const next = safeNext(form.get('next'));
   const check = await protection.check(target, live.passwordHash!, form.get('password') ?? '');
-  if (check.kind === 'throttled') return sendPage(response, { status: 429, html: errorPage('Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`), headers: { 'retry-after': String(check.retryAfterSeconds) } });
+  if (check.kind === 'throttled')
+    return sendPage(response, { status: 429, html: errorPage('Too many wrong passwords', `Try again in ${check.retryAfterSeconds} s.`), headers: { 'retry-after': String(check.retryAfterSeconds) } });
   if (check.kind === 'wrong') return sendPage(response, { status: 401, html: passwordPage({ label: target.label, next, wrongPassword: true }) });
   response.writeHead(303, { location: next, 'set-cookie': protection.setCookieHeader(target, live.passwordHash!), 'cache-control': 'no-store', 'content-length': '0' });
   response.end();

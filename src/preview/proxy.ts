@@ -117,7 +117,11 @@ export class PreviewProxy {
   async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, target: PreviewTarget): Promise<void> {
     socket.on('error', () => socket.destroy());
     const admission = await this.admit(request, target).catch((err) => this.failed(err));
-    if (admission.kind !== 'proxy') return writeRawPage(socket, admission.kind === 'refuse' ? admission.refusal : { status: 401, html: errorPage('Password required', 'Open the preview in a browser first, or send the password with Basic auth.') });
+    if (admission.kind !== 'proxy')
+      return writeRawPage(
+        socket,
+        admission.kind === 'refuse' ? admission.refusal : { status: 401, html: errorPage('Password required', 'Open the preview in a browser first, or send the password with Basic auth.') },
+      );
 
     const upstream = http.request({
       host: admission.ip,
@@ -183,7 +187,17 @@ export class PreviewProxy {
       },
     });
     this.track(client, client);
-    this.relay.relay({ client, initial: buffered, group, host: head.headers.host ?? '', port: target.port, netns, scheme: this.options.hosts.scheme, portIsProtected: passwordHash !== null, proof: admission.proof });
+    this.relay.relay({
+      client,
+      initial: buffered,
+      group,
+      host: head.headers.host ?? '',
+      port: target.port,
+      netns,
+      scheme: this.options.hosts.scheme,
+      portIsProtected: passwordHash !== null,
+      proof: admission.proof,
+    });
   }
 
   /** The open group for this preview, address and password, or a new one. */

@@ -439,7 +439,14 @@ describe('the preview relay process', () => {
   it('connects inside a named network namespace through its helper, and inside no other namespace', async () => {
     const name = `paddock-relaytest-${process.env.PADDOCK_TEST_NETWORK_BASE ?? 0}`;
     execFileSync('ip', ['netns', 'add', name]);
-    const server = spawn('ip', ['netns', 'exec', name, process.execPath, '-e', "require('http').createServer((q, s) => s.end('inside ' + q.url)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })"]);
+    const server = spawn('ip', [
+      'netns',
+      'exec',
+      name,
+      process.execPath,
+      '-e',
+      "require('http').createServer((q, s) => s.end('inside ' + q.url)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })",
+    ]);
     try {
       execFileSync('ip', ['-n', name, 'link', 'set', 'lo', 'up']);
       const port = Number(await new Promise<string>((resolve) => server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));

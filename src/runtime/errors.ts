@@ -33,7 +33,10 @@ export class TemplateNotReady extends Error {
 
 /** The runtime's command for this sandbox did not answer in time (runsc's control channel can be wedged from inside). */
 export class RuntimeUnresponsive extends Error {
-  constructor(readonly id: string, command: string) {
+  constructor(
+    readonly id: string,
+    command: string,
+  ) {
     super(`the runtime did not answer \`${command}\` for sandbox ${id} in time`);
   }
 }

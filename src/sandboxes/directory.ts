@@ -69,7 +69,11 @@ export class SandboxDirectory {
     const places = new Map<string, SandboxPlace>();
     const plausible = [...new Set(ids)].filter((id) => SANDBOX_ID.test(id));
     for (let i = 0; i < plausible.length; i += IDS_PER_QUERY) {
-      const rows = await this.db.selectFrom('sandboxes').select(['id', 'account_id', 'host_id', 'status']).where('id', 'in', plausible.slice(i, i + IDS_PER_QUERY)).execute();
+      const rows = await this.db
+        .selectFrom('sandboxes')
+        .select(['id', 'account_id', 'host_id', 'status'])
+        .where('id', 'in', plausible.slice(i, i + IDS_PER_QUERY))
+        .execute();
       for (const row of rows) places.set(row.id, { accountId: row.account_id, hostId: row.host_id, status: row.status });
     }
     return places;

@@ -46,11 +46,21 @@ export function fileRoutes(service: SandboxService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['files'],
         summary: 'List a directory',
-        description: 'Entries sorted by name. `mode` is the octal permission string. Paths resolve inside the sandbox (`..` and symlinks cannot leave it). 404 when the path does not exist, 400 when it is not a directory, 409 when the sandbox is not running.',
+        description:
+          'Entries sorted by name. `mode` is the octal permission string. Paths resolve inside the sandbox (`..` and symlinks cannot leave it). 404 when the path does not exist, 400 when it is not a directory, 409 when the sandbox is not running.',
         params: SandboxParams,
         querystring: PathQuery,
         response: {
-          200: Type.Array(Type.Object({ name: Type.String(), path: Type.String(), type: StringEnum(['file', 'directory', 'symlink', 'other']), size: Type.Integer(), mode: Type.String(), modified_at: Type.String({ format: 'date-time' }) })),
+          200: Type.Array(
+            Type.Object({
+              name: Type.String(),
+              path: Type.String(),
+              type: StringEnum(['file', 'directory', 'symlink', 'other']),
+              size: Type.Integer(),
+              mode: Type.String(),
+              modified_at: Type.String({ format: 'date-time' }),
+            }),
+          ),
           ...errors,
         },
       },

@@ -80,10 +80,7 @@ export async function writeFile(sandboxes: SandboxService, accountId: string, id
   const target = sandboxPath(rawPath);
   if (target === '/') throw new Invalid('query.path', 'must name a file');
   const p = shellQuote(target);
-  const command = [
-    `[ ! -d ${p} ] || { echo "${target.replaceAll('"', '')} is a directory" >&2; exit ${WRONG_TYPE}; }`,
-    `mkdir -p -- "$(dirname -- ${p})" && cat > ${p}`,
-  ].join('\n');
+  const command = [`[ ! -d ${p} ] || { echo "${target.replaceAll('"', '')} is a directory" >&2; exit ${WRONG_TYPE}; }`, `mkdir -p -- "$(dirname -- ${p})" && cat > ${p}`].join('\n');
   const result = await sandboxes.run(accountId, id, { timeoutMs: 60_000, command, stdin: content, maxOutputBytes: 64 * 1024 });
   if (result.exitCode !== 0) fail(result.exitCode, target, result.stderr.toString());
   return { path: target, size: content.length };

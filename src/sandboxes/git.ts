@@ -31,9 +31,12 @@ export async function gitDiff(sandboxes: SandboxService, accountId: string, id: 
   const output = result.stdout.toString('utf8');
   const at = output.lastIndexOf(SEPARATOR);
   const diff = output.slice(0, at);
-  const fields = output.slice(at + SEPARATOR.length).split('\0').filter((f) => f !== '');
+  const fields = output
+    .slice(at + SEPARATOR.length)
+    .split('\0')
+    .filter((f) => f !== '');
   const files: { path: string; status: string; from?: string }[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const code = fields[i++];
     const kind = STATUS[code[0]] ?? 'modified';
     if (code[0] === 'R' || code[0] === 'C') {

@@ -9,9 +9,10 @@ const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
 export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapshots | null, runtimeName: string): FastifyPluginAsyncTypebox {
-  const how = runtimeName === 'gvisor'
-    ? 'On this server (gVisor): a sandbox with `network_mode: none` and no command running is checkpointed (`runsc checkpoint`): its memory is written to disk and freed, and resume restores it (`runsc restore`). Sandboxes with a network (runsc cannot checkpoint host networking here), or with an exec still running, are frozen instead (`runsc pause` plus the cgroup freezer; memory stays resident). See docs/runtime.md.'
-    : 'On this server (runc) the sandbox is frozen with the cgroup freezer: memory stays resident on the host (runc\'s checkpoint needs CRIU, which does not work here).';
+  const how =
+    runtimeName === 'gvisor'
+      ? 'On this server (gVisor): a sandbox with `network_mode: none` and no command running is checkpointed (`runsc checkpoint`): its memory is written to disk and freed, and resume restores it (`runsc restore`). Sandboxes with a network (runsc cannot checkpoint host networking here), or with an exec still running, are frozen instead (`runsc pause` plus the cgroup freezer; memory stays resident). See docs/runtime.md.'
+      : "On this server (runc) the sandbox is frozen with the cgroup freezer: memory stays resident on the host (runc's checkpoint needs CRIU, which does not work here).";
 
   return async function register(app) {
     app.post('/v1/sandboxes/:id/pause', {
@@ -25,7 +26,14 @@ export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapsh
       },
       handler: async (request) => {
         const { row, snapshot } = await service.pause(request.principal!.accountId, request.params.id, 'request', pauseSnapshots);
-        return { id: row.id, status: row.status, paused_at: row.paused_at, last_activity_at: row.last_activity_at, snapshot_id: snapshot?.snapshot_id ?? null, ...(snapshot?.snapshot_error ? { snapshot_error: snapshot.snapshot_error } : {}) };
+        return {
+          id: row.id,
+          status: row.status,
+          paused_at: row.paused_at,
+          last_activity_at: row.last_activity_at,
+          snapshot_id: snapshot?.snapshot_id ?? null,
+          ...(snapshot?.snapshot_error ? { snapshot_error: snapshot.snapshot_error } : {}),
+        };
       },
     });
 
@@ -34,7 +42,8 @@ export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapsh
       schema: {
         tags: ['sandboxes'],
         summary: 'Resume a paused sandbox',
-        description: 'paused → running: processes continue where they stopped, and `last_activity_at` is now (the idle timeout counts again from here). Waits for the automatic pause snapshot\'s copy if it is still running. Resuming a running sandbox answers 200 and changes nothing; other states answer 409.',
+        description:
+          "paused → running: processes continue where they stopped, and `last_activity_at` is now (the idle timeout counts again from here). Waits for the automatic pause snapshot's copy if it is still running. Resuming a running sandbox answers 200 and changes nothing; other states answer 409.",
         params: SandboxParams,
         response: { 200: PauseResult, ...errors },
       },

@@ -24,7 +24,13 @@ export type PauseReason = 'request' | 'idle_timeout';
  * running → paused: every process frozen, no CPU (and so no compute charge), then the automatic snapshot.
  * Pausing a paused sandbox changes nothing. The status change is the moment compute stops.
  */
-export async function pauseSandbox(ctx: SandboxContext, accountId: string, id: string, reason: PauseReason, snapshots: PauseSnapshots | null): Promise<{ row: store.SandboxRow; snapshot: PauseSnapshot | null }> {
+export async function pauseSandbox(
+  ctx: SandboxContext,
+  accountId: string,
+  id: string,
+  reason: PauseReason,
+  snapshots: PauseSnapshots | null,
+): Promise<{ row: store.SandboxRow; snapshot: PauseSnapshot | null }> {
   return ctx.locks.run(id, async () => {
     const row = await getSandbox(ctx, accountId, id);
     if (row.status === 'paused') return { row, snapshot: null };

@@ -39,9 +39,16 @@ export interface SandboxesDeps {
 export async function registerSandboxes(app: FastifyInstance, deps: SandboxesDeps): Promise<SandboxService> {
   const { config, storage, runtime } = deps;
   const sandboxes = new SandboxService({
-    db: storage.db, runtime, config, log: app.log, alerts: deps.alerts, spend: deps.spend,
+    db: storage.db,
+    runtime,
+    config,
+    log: app.log,
+    alerts: deps.alerts,
+    spend: deps.spend,
     endings: new SandboxEndings(deps.alerts, deps.spend, deps.outbox),
-    accounts: deps.accounts, secretValues: deps.secretValues, publisher: deps.publisher,
+    accounts: deps.accounts,
+    secretValues: deps.secretValues,
+    publisher: deps.publisher,
   });
   await sandboxes.reconcile();
   for (const consumer of deps.consumers ?? []) sandboxes.lifecycle.subscribe(consumer);

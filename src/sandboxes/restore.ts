@@ -7,7 +7,14 @@ import * as store from './store.js';
  * `confidentialSource`: the files come from a confidential sandbox, so this one becomes confidential
  * before any of them is in place. `data` (the snapshot id) goes on both events.
  */
-export async function whileRestoring<T>(ctx: SandboxContext, accountId: string, id: string, work: (row: store.SandboxRow) => Promise<T>, confidentialSource: boolean, data: Record<string, unknown>): Promise<T> {
+export async function whileRestoring<T>(
+  ctx: SandboxContext,
+  accountId: string,
+  id: string,
+  work: (row: store.SandboxRow) => Promise<T>,
+  confidentialSource: boolean,
+  data: Record<string, unknown>,
+): Promise<T> {
   return ctx.locks.run(id, async () => {
     const row = await getSandbox(ctx, accountId, id);
     if (confidentialSource && row.confidential !== 1) await store.updateSandbox(ctx.db, id, { confidential: 1 });

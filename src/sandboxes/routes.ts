@@ -23,8 +23,16 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       schema: {
         tags: ['sandboxes'],
         summary: 'List templates and whether each is ready',
-        description: 'A template that is not ready says how to make it ready (`paddock templates build NAME`, or `paddock templates import NAME ARCHIVE` for bases that cannot be built on this server).',
-        response: { 200: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), ready: Type.Boolean(), reason: Type.Optional(Type.String()), how_to_fix: Type.Optional(Type.String()) }, { additionalProperties: true })) },
+        description:
+          'A template that is not ready says how to make it ready (`paddock templates build NAME`, or `paddock templates import NAME ARCHIVE` for bases that cannot be built on this server).',
+        response: {
+          200: Type.Array(
+            Type.Object(
+              { name: Type.String(), description: Type.String(), ready: Type.Boolean(), reason: Type.Optional(Type.String()), how_to_fix: Type.Optional(Type.String()) },
+              { additionalProperties: true },
+            ),
+          ),
+        },
       },
       handler: async () => templateStatus(dataDir),
     });
@@ -43,9 +51,19 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
 
     app.get('/v1/sandboxes', {
       config: access,
-      schema: { tags: ['sandboxes'], summary: "List the account's sandboxes", description: 'Newest first; destroyed sandboxes only with include_destroyed=true.', querystring: ListQuery, response: { 200: Type.Array(SandboxListItem), ...errors } },
+      schema: {
+        tags: ['sandboxes'],
+        summary: "List the account's sandboxes",
+        description: 'Newest first; destroyed sandboxes only with include_destroyed=true.',
+        querystring: ListQuery,
+        response: { 200: Type.Array(SandboxListItem), ...errors },
+      },
       handler: async (request) => {
-        const rows = await service.list(request.principal!.accountId, { limit: request.query.limit ?? 100, offset: request.query.offset ?? 0, includeDestroyed: request.query.include_destroyed ?? false });
+        const rows = await service.list(request.principal!.accountId, {
+          limit: request.query.limit ?? 100,
+          offset: request.query.offset ?? 0,
+          includeDestroyed: request.query.include_destroyed ?? false,
+        });
         return rows.map(sandboxListItem);
       },
     });
@@ -55,7 +73,8 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       schema: {
         tags: ['sandboxes'],
         summary: 'Get a sandbox',
-        description: 'Every creation field except repo_token (keys of other scopes than `full` see `on_complete` and `on_budget_exceeded` as their origin, `https://host/***`: a webhook URL is often a credential), plus status, error, runtime, times, and what the sandbox has spent: `spend_usd` = `compute_cost_usd` (metered while running) + `llm_cost_usd` (its sessions), checked against `budget`.',
+        description:
+          'Every creation field except repo_token (keys of other scopes than `full` see `on_complete` and `on_budget_exceeded` as their origin, `https://host/***`: a webhook URL is often a credential), plus status, error, runtime, times, and what the sandbox has spent: `spend_usd` = `compute_cost_usd` (metered while running) + `llm_cost_usd` (its sessions), checked against `budget`.',
         params: SandboxParams,
         response: { 200: Sandbox, ...errors },
       },
@@ -64,7 +83,13 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
 
     app.delete('/v1/sandboxes/:id', {
       config: access,
-      schema: { tags: ['sandboxes'], summary: 'Destroy a sandbox', description: 'Kills every process and removes its filesystem, mounts, cgroups and network. The record stays with status `destroyed`. Idempotent.', params: SandboxParams, response: { 204: NoContent, ...errors } },
+      schema: {
+        tags: ['sandboxes'],
+        summary: 'Destroy a sandbox',
+        description: 'Kills every process and removes its filesystem, mounts, cgroups and network. The record stays with status `destroyed`. Idempotent.',
+        params: SandboxParams,
+        response: { 204: NoContent, ...errors },
+      },
       handler: async (request, reply) => {
         await service.destroy(request.principal!.accountId, request.params.id);
         return reply.code(204).send();
@@ -76,7 +101,8 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command',
-        description: 'Runs `/bin/sh -c command` in /workspace with the sandbox env (plus `env` given here). Always 200: a failing command has a non-zero exit_code and its stderr in `output`; a sandbox that is not running answers exit_code 1 with `error` set. Killed after `timeout` seconds (default and maximum 300) with exit_code 124. stdout and stderr are each capped at 1 MiB (`truncated`).',
+        description:
+          'Runs `/bin/sh -c command` in /workspace with the sandbox env (plus `env` given here). Always 200: a failing command has a non-zero exit_code and its stderr in `output`; a sandbox that is not running answers exit_code 1 with `error` set. Killed after `timeout` seconds (default and maximum 300) with exit_code 124. stdout and stderr are each capped at 1 MiB (`truncated`).',
         params: SandboxParams,
         body: ExecBody,
         response: { 200: ExecResult, ...errors },
@@ -89,7 +115,8 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       schema: {
         tags: ['sandboxes'],
         summary: 'Run a command, streaming its output',
-        description: 'Same as exec, answered as NDJSON (`application/x-ndjson`) while the command runs: `{"type":"stdout","data":"…"}` and `{"type":"stderr","data":"…"}` lines as output arrives (UTF-8 text), then one `{"type":"exit","exit_code":0,"timed_out":false,"truncated":false,"duration_ms":12}` line — or `{"type":"exit","exit_code":1,"error":"…"}` when the sandbox is not running.',
+        description:
+          'Same as exec, answered as NDJSON (`application/x-ndjson`) while the command runs: `{"type":"stdout","data":"…"}` and `{"type":"stderr","data":"…"}` lines as output arrives (UTF-8 text), then one `{"type":"exit","exit_code":0,"timed_out":false,"truncated":false,"duration_ms":12}` line — or `{"type":"exit","exit_code":1,"error":"…"}` when the sandbox is not running.',
         params: SandboxParams,
         body: ExecBody,
       },
@@ -104,7 +131,15 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
             onStderr: (chunk) => line({ type: 'stderr', data: chunk.toString('utf8') }),
           })
           .then(
-            (result) => line({ type: 'exit', exit_code: result.exit_code, ...(result.error ? { error: result.error } : {}), timed_out: result.timed_out, truncated: result.truncated, duration_ms: result.duration_ms }),
+            (result) =>
+              line({
+                type: 'exit',
+                exit_code: result.exit_code,
+                ...(result.error ? { error: result.error } : {}),
+                timed_out: result.timed_out,
+                truncated: result.truncated,
+                duration_ms: result.duration_ms,
+              }),
             () => line({ type: 'exit', exit_code: 1, error: 'the sandbox could not run the command' }),
           )
           .finally(() => out.end());

@@ -21,13 +21,15 @@ export const CreateSandboxBody = Type.Object(
     network_mode: Type.Optional(
       Type.Union([Type.Literal('full'), Type.Literal('none'), Type.Literal('allowlist')], {
         default: 'full',
-        description: '`full`: egress to the Internet through NAT. `none`: loopback only. `allowlist`: egress only to `allowlist`. In every mode the host, other sandboxes, private ranges and link-local metadata addresses are unreachable.',
+        description:
+          '`full`: egress to the Internet through NAT. `none`: loopback only. `allowlist`: egress only to `allowlist`. In every mode the host, other sandboxes, private ranges and link-local metadata addresses are unreachable.',
       }),
     ),
     allowlist: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
         maxItems: 100,
-        description: 'Required with `network_mode: allowlist`. Hostnames (resolved by the host and re-resolved every 30 s), IPv4 addresses or IPv4 CIDRs. Wildcards are rejected. The `repo` host is added automatically.',
+        description:
+          'Required with `network_mode: allowlist`. Hostnames (resolved by the host and re-resolved every 30 s), IPv4 addresses or IPv4 CIDRs. Wildcards are rejected. The `repo` host is added automatically.',
       }),
     ),
     env: Type.Optional(Env(200, 'Applied to every process in the sandbox (exec, terminal, set-up steps). Names match [A-Za-z_][A-Za-z0-9_]*.')),
@@ -35,7 +37,13 @@ export const CreateSandboxBody = Type.Object(
     repo_token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, writeOnly: true, description: 'Used for the clone only; never stored, logged, returned or written to .git/config.' })),
     repo_branch: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._/-]+$', maxLength: 255 })),
     repo_commit: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', description: 'Overrides repo_branch.' })),
-    repo_subdir: Type.Optional(Type.String({ pattern: '^(?!(.*/)?\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$', maxLength: 1024, description: 'Only this directory of the repository becomes /workspace, as a fresh git repository with one commit.' })),
+    repo_subdir: Type.Optional(
+      Type.String({
+        pattern: '^(?!(.*/)?\\.\\.?(/|$))[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$',
+        maxLength: 1024,
+        description: 'Only this directory of the repository becomes /workspace, as a fresh git repository with one commit.',
+      }),
+    ),
     budget: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,
@@ -56,22 +64,31 @@ export const CreateSandboxBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 2048,
-        description: 'Needs `budget`. URL POSTed when the budget is exceeded and the sandbox has been destroyed for it (queued in the same transaction as the destroy), with `{type: "sandbox.budget_exceeded", timestamp, data: {id, budget, spend_usd, compute_cost_usd, llm_cost_usd, action, exceeded_at}}`; signed, retried and guarded like `on_complete`.',
+        description:
+          'Needs `budget`. URL POSTed when the budget is exceeded and the sandbox has been destroyed for it (queued in the same transaction as the destroy), with `{type: "sandbox.budget_exceeded", timestamp, data: {id, budget, spend_usd, compute_cost_usd, llm_cost_usd, action, exceeded_at}}`; signed, retried and guarded like `on_complete`.',
       }),
     ),
     init_script: Type.Optional(Type.String({ minLength: 1, maxLength: 100_000, description: 'Run with /bin/sh -c in /workspace after clone, packages and agents; up to 10 minutes.' })),
-    timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_592_000, description: 'Idle seconds before the sandbox is paused automatically (with an automatic snapshot and an `idle_timeout` alert, severity info). Activity is exec, files, git, terminal input/output and preview traffic; checked every second.' })),
+    timeout: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2_592_000,
+        description:
+          'Idle seconds before the sandbox is paused automatically (with an automatic snapshot and an `idle_timeout` alert, severity info). Activity is exec, files, git, terminal input/output and preview traffic; checked every second.',
+      }),
+    ),
     packages: Type.Optional(Strings({ maxItems: 100, maxLength: 214, pattern: '^[A-Za-z0-9@][A-Za-z0-9@._/:=<>!~^+-]*$' })),
     agents: Type.Optional(Type.Array(Type.Union(AGENT_NAMES.map((name) => Type.Literal(name))), { maxItems: 3, uniqueItems: true })),
     resources: Type.Optional(
       Type.Object(
         {
           cpu: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8, description: 'CPU cores; a fraction is rounded up to whole cores (`cpus`).' })),
-          memory: Type.Optional(Type.Number({ minimum: 0.125, maximum: 8, description: 'Memory in GiB (as Daytona\'s `resources.memory`); becomes `memory_mb` = memory × 1024, rounded.' })),
+          memory: Type.Optional(Type.Number({ minimum: 0.125, maximum: 8, description: "Memory in GiB (as Daytona's `resources.memory`); becomes `memory_mb` = memory × 1024, rounded." })),
         },
         {
           additionalProperties: false,
-          description: 'Batch-style sizing, another way to say `cpus` and `memory_mb`. When both are sent, `cpus` and `memory_mb` win; the sandbox record shows only the resulting `cpus` and `memory_mb`.',
+          description:
+            'Batch-style sizing, another way to say `cpus` and `memory_mb`. When both are sent, `cpus` and `memory_mb` win; the sandbox record shows only the resulting `cpus` and `memory_mb`.',
         },
       ),
     ),
@@ -79,7 +96,8 @@ export const CreateSandboxBody = Type.Object(
       Type.Array(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,127}$' }), {
         maxItems: 50,
         uniqueItems: true,
-        description: 'Names of account secrets (PUT /v1/secrets/{name}) injected as environment variables of the same name into every process (over `env`). Needs a `full`-scope key: any program in the sandbox can print the values, so a `sandbox`- or `read`-scope key naming secrets gets 403 (code `scope_denied`, naming `body.secrets`). An unknown name is a 400. The sandbox becomes confidential: narrower keys can still get, list, pause, resume, snapshot and destroy it, but not reach inside (exec, files, git, terminal, preview protection, snapshot download and restore, session replay), see the API description. The sandbox record lists the names, never the values. Values are masked as `***` in recorded command output (sessions) — only their exact text, not an encoding of them (hex, base64): the scope rule is the boundary, masking a second line.',
+        description:
+          'Names of account secrets (PUT /v1/secrets/{name}) injected as environment variables of the same name into every process (over `env`). Needs a `full`-scope key: any program in the sandbox can print the values, so a `sandbox`- or `read`-scope key naming secrets gets 403 (code `scope_denied`, naming `body.secrets`). An unknown name is a 400. The sandbox becomes confidential: narrower keys can still get, list, pause, resume, snapshot and destroy it, but not reach inside (exec, files, git, terminal, preview protection, snapshot download and restore, session replay), see the API description. The sandbox record lists the names, never the values. Values are masked as `***` in recorded command output (sessions) — only their exact text, not an encoding of them (hex, base64): the scope rule is the boundary, masking a second line.',
       }),
     ),
   },
@@ -89,7 +107,8 @@ export type CreateSandboxInput = Static<typeof CreateSandboxBody>;
 
 export const Status = Type.String({
   enum: ['creating', 'running', 'paused', 'restoring', 'error', 'destroyed'],
-  description: '`creating` while set-up steps (clone, packages, agents, init_script) run; then `running`, or `error` with `error` saying which step failed. `paused`: every process frozen (no CPU, no compute charge), after POST …/pause or the idle timeout; POST …/resume makes it `running` again. `restoring` while a snapshot is being restored into it (a few seconds). `error` also when its processes crash or the runtime reports it broken (`error` says why; alert `sandbox_error`). `destroyed` after DELETE.',
+  description:
+    '`creating` while set-up steps (clone, packages, agents, init_script) run; then `running`, or `error` with `error` saying which step failed. `paused`: every process frozen (no CPU, no compute charge), after POST …/pause or the idle timeout; POST …/resume makes it `running` again. `restoring` while a snapshot is being restored into it (a few seconds). `error` also when its processes crash or the runtime reports it broken (`error` says why; alert `sandbox_error`). `destroyed` after DELETE.',
 });
 
 export const SandboxListItem = Type.Object({
@@ -117,7 +136,10 @@ export const Sandbox = Type.Object(
   {
     id: Type.String(),
     status: Status,
-    error: Type.Union([Type.String(), Type.Null()], { description: 'Why the sandbox is in `error`; a failed set-up step names itself and ends with the tail of its output, with secret values masked as `***`. For a confidential sandbox a key narrower than `full` gets the step and outcome without the output.' }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Why the sandbox is in `error`; a failed set-up step names itself and ends with the tail of its output, with secret values masked as `***`. For a confidential sandbox a key narrower than `full` gets the step and outcome without the output.',
+    }),
     runtime: Type.String({ description: '`gvisor` or `runc`.' }),
     template: Type.String(),
     ip: Nullable(Type.String()),
@@ -126,7 +148,10 @@ export const Sandbox = Type.Object(
     disk_gb: Type.Integer(),
     network_mode: Type.String(),
     allowlist: Type.Array(Type.String()),
-    env: Type.Record(Type.String(), Type.String(), { description: 'The env given at create. For a confidential sandbox (created with secrets, by a pipeline stage or an eval run, or restored from a confidential snapshot) a key narrower than `full` sees the names with the values replaced by `***`.' }),
+    env: Type.Record(Type.String(), Type.String(), {
+      description:
+        'The env given at create. For a confidential sandbox (created with secrets, by a pipeline stage or an eval run, or restored from a confidential snapshot) a key narrower than `full` sees the names with the values replaced by `***`.',
+    }),
     repo: Nullable(Type.String()),
     repo_branch: Nullable(Type.String()),
     repo_commit: Nullable(Type.String()),
@@ -191,6 +216,10 @@ export const PauseResult = Type.Object({
   status: Type.String({ description: '`paused` after pause, `running` after resume.' }),
   paused_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   last_activity_at: Type.String({ format: 'date-time' }),
-  snapshot_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Pause only: the automatic snapshot (kind `pause`, status `creating` until its copy finishes). Null when the sandbox was already paused or a limit left no room.' })),
+  snapshot_id: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'Pause only: the automatic snapshot (kind `pause`, status `creating` until its copy finishes). Null when the sandbox was already paused or a limit left no room.',
+    }),
+  ),
   snapshot_error: Type.Optional(Type.String({ description: 'Pause only: why no automatic snapshot was taken.' })),
 });

@@ -22,12 +22,7 @@ function cloneStep(input: CreateSandboxInput): SetupStep {
   // The token travels as an HTTP header given on the command line, so it never reaches .git/config.
   const auth = input.repo_token ? '-c "http.extraHeader=Authorization: Basic $PADDOCK_GIT_AUTH"' : '';
   const checkout = input.repo_commit ? `git -C "$dest" checkout --quiet ${shellQuote(input.repo_commit)}` : 'true';
-  const lines = [
-    'set -e',
-    input.repo_subdir ? 'dest=$(mktemp -d)' : 'dest=/workspace',
-    `git ${auth} clone --quiet ${branch} -- ${url} "$dest"`,
-    checkout,
-  ];
+  const lines = ['set -e', input.repo_subdir ? 'dest=$(mktemp -d)' : 'dest=/workspace', `git ${auth} clone --quiet ${branch} -- ${url} "$dest"`, checkout];
   if (input.repo_subdir) {
     const subdir = shellQuote(input.repo_subdir);
     lines.push(
@@ -44,9 +39,7 @@ function cloneStep(input: CreateSandboxInput): SetupStep {
 
 function packagesStep(template: string, packages: string[]): SetupStep {
   const quoted = packages.map(shellQuote).join(' ');
-  const command = template.startsWith('node')
-    ? `npm install --global --no-fund --no-audit ${quoted}`
-    : `python3 -m pip install --quiet --break-system-packages ${quoted}`;
+  const command = template.startsWith('node') ? `npm install --global --no-fund --no-audit ${quoted}` : `python3 -m pip install --quiet --break-system-packages ${quoted}`;
   return { name: 'packages', command, timeoutMs: TEN_MINUTES_MS };
 }
 

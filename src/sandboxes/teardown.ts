@@ -26,4 +26,3 @@ export async function destroySandbox(ctx: SandboxContext, row: SandboxRow, reaso
     ctx.ending.delete(id);
   }
 }
-

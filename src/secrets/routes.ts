@@ -17,7 +17,8 @@ export function secretRoutes(service: SecretService): FastifyPluginAsyncTypebox 
       schema: {
         tags: ['secrets'],
         summary: 'Set a secret',
-        description: 'Creates (201) or replaces (200) an account secret. Name it in a sandbox\'s `secrets` to have it injected as an environment variable of that name. The value is encrypted at rest with the server\'s key (PADDOCK_SECRETS_KEY), never returned by any endpoint, never logged, and replaced by `***` in recorded command output (sessions; the exact value only, not an encoding of it). Only `full`-scope keys may name secrets in a sandbox or reach inside a sandbox that holds them. Up to 200 secrets per account.',
+        description:
+          "Creates (201) or replaces (200) an account secret. Name it in a sandbox's `secrets` to have it injected as an environment variable of that name. The value is encrypted at rest with the server's key (PADDOCK_SECRETS_KEY), never returned by any endpoint, never logged, and replaced by `***` in recorded command output (sessions; the exact value only, not an encoding of it). Only `full`-scope keys may name secrets in a sandbox or reach inside a sandbox that holds them. Up to 200 secrets per account.",
         params: SecretParams,
         body: PutSecretBody,
         response: { 200: Secret, 201: Secret, ...errors },
@@ -36,13 +37,19 @@ export function secretRoutes(service: SecretService): FastifyPluginAsyncTypebox 
 
     app.get('/v1/secrets/:name', {
       config: access,
-      schema: { tags: ['secrets'], summary: 'Get a secret\'s metadata', description: 'Never the value.', params: SecretParams, response: { 200: Secret, ...errors } },
+      schema: { tags: ['secrets'], summary: "Get a secret's metadata", description: 'Never the value.', params: SecretParams, response: { 200: Secret, ...errors } },
       handler: async (request) => service.get(request.principal!.accountId, request.params.name),
     });
 
     app.delete('/v1/secrets/:name', {
       config: access,
-      schema: { tags: ['secrets'], summary: 'Delete a secret', description: 'Sandboxes already running keep the value they were started with.', params: SecretParams, response: { 204: NoContent, ...errors } },
+      schema: {
+        tags: ['secrets'],
+        summary: 'Delete a secret',
+        description: 'Sandboxes already running keep the value they were started with.',
+        params: SecretParams,
+        response: { 204: NoContent, ...errors },
+      },
       handler: async (request, reply) => {
         await service.delete(request.principal!.accountId, request.params.name);
         return reply.code(204).send();

@@ -11,8 +11,11 @@ export const PutSecretBody = Type.Object(
 );
 export type PutSecretInput = Static<typeof PutSecretBody>;
 
-export const Secret = Type.Object({
-  name: Type.String(),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-}, { description: 'A secret\'s metadata; its value is never returned.' });
+export const Secret = Type.Object(
+  {
+    name: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { description: "A secret's metadata; its value is never returned." },
+);

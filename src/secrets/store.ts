@@ -25,7 +25,11 @@ export function listSecrets(db: Kysely<Database>, accountId: string) {
 }
 
 export async function countSecrets(db: Kysely<Database>, accountId: string): Promise<number> {
-  const row = await db.selectFrom('account_secrets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('account_secrets')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -7,6 +7,16 @@ export function execRecording(sessions: SessionService): LifecycleConsumer {
   return {
     name: 'session recording',
     onExec: (exec) =>
-      sessions.recordCommand({ accountId: exec.accountId, sandboxId: exec.sandboxId, command: exec.command, exitCode: exec.exitCode, output: exec.output, durationMs: exec.durationMs, timedOut: exec.timedOut, truncated: exec.truncated, error: exec.error }),
+      sessions.recordCommand({
+        accountId: exec.accountId,
+        sandboxId: exec.sandboxId,
+        command: exec.command,
+        exitCode: exec.exitCode,
+        output: exec.output,
+        durationMs: exec.durationMs,
+        timedOut: exec.timedOut,
+        truncated: exec.truncated,
+        error: exec.error,
+      }),
   };
 }

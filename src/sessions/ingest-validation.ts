@@ -66,7 +66,11 @@ const PAYLOAD_FIELDS: Record<EventType, Record<string, [Check, string]>> = {
   command: { command: [isString, 'a string'], exit_code: [isInteger, 'an integer'], output: [isString, 'a string'] },
   network: { allowed: [isBoolean, 'a boolean'], host: [isString, 'a string'], url: [isString, 'a string'] },
   error: { message: [isString, 'a string'] },
-  lifecycle: { status: [isLifecycleStatus, `one of: ${LIFECYCLE_STATUSES.join(', ')}`], agent_type: [isName, 'a name of 1-200 printable characters'], model: [isName, 'a name of 1-200 printable characters'] },
+  lifecycle: {
+    status: [isLifecycleStatus, `one of: ${LIFECYCLE_STATUSES.join(', ')}`],
+    agent_type: [isName, 'a name of 1-200 printable characters'],
+    model: [isName, 'a name of 1-200 printable characters'],
+  },
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

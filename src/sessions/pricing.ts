@@ -42,7 +42,11 @@ interface CompiledPrice extends ModelPrice {
 }
 
 function compile(entry: ModelPrice): CompiledPrice {
-  const source = entry.match.toLowerCase().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = entry.match
+    .toLowerCase()
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return { ...entry, pattern: new RegExp(`^${source}$`) };
 }
 

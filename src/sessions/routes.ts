@@ -65,7 +65,7 @@ export function sessionRoutes(service: SessionService): FastifyPluginAsyncTypebo
       schema: {
         tags: ['sessions'],
         summary: 'Get a session',
-        description: 'Totals over all its events: tokens, cost (LLM + compute), trust score, event count and duration. Another account\'s session answers 404.',
+        description: "Totals over all its events: tokens, cost (LLM + compute), trust score, event count and duration. Another account's session answers 404.",
         params: SessionParams,
         response: { 200: Session, ...errors },
       },
@@ -93,7 +93,8 @@ export function sessionRoutes(service: SessionService): FastifyPluginAsyncTypebo
       schema: {
         tags: ['sessions'],
         summary: 'Summarize a session',
-        description: 'Counts per event type, the time range (first and last event timestamp) and duration, tokens, cost, the trust score and every stored trust finding (rule, severity, weight, the points it took, the event sequence and evidence) in event order. The trust model is documented in docs/trust.md.',
+        description:
+          'Counts per event type, the time range (first and last event timestamp) and duration, tokens, cost, the trust score and every stored trust finding (rule, severity, weight, the points it took, the event sequence and evidence) in event order. The trust model is documented in docs/trust.md.',
         params: SessionParams,
         response: { 200: ReplaySummary, ...errors },
       },

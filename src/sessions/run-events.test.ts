@@ -5,7 +5,12 @@ const at = '2026-01-01T00:00:00.000Z';
 
 describe('pipeline events in a run session', () => {
   it('maps the run end to a session lifecycle status and keeps the run status apart', () => {
-    expect(runEventPayload({ type: 'pipeline.run.completed', stage: null, data: { status: 'succeeded', duration_ms: 5 }, at })).toEqual({ event: 'pipeline.run.completed', duration_ms: 5, run_status: 'succeeded', status: 'completed' });
+    expect(runEventPayload({ type: 'pipeline.run.completed', stage: null, data: { status: 'succeeded', duration_ms: 5 }, at })).toEqual({
+      event: 'pipeline.run.completed',
+      duration_ms: 5,
+      run_status: 'succeeded',
+      status: 'completed',
+    });
     expect(runEventPayload({ type: 'pipeline.run.canceled', stage: null, data: { status: 'canceled', error: 'why' }, at })).toMatchObject({ run_status: 'canceled', status: 'failed', error: 'why' });
     expect(runEventPayload({ type: 'pipeline.run.started', stage: null, data: {}, at })).toEqual({ event: 'pipeline.run.started', status: 'started' });
   });

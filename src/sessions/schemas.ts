@@ -36,7 +36,7 @@ const Owner = {
   pipeline_run_id: Nullable(
     Type.String({
       description:
-        "The pipeline run whose timeline this session records (null for sandbox sessions). Every run gets one session when it is created; Paddock appends each pipeline lifecycle event to it as a `lifecycle` event (payload `event`: `pipeline.run.created`, `pipeline.stage.completed`, …) in the transaction of the transition. Clients may add other events to it by sending `pipeline_run_id` instead of `sandbox_id` to the ingest endpoint.",
+        'The pipeline run whose timeline this session records (null for sandbox sessions). Every run gets one session when it is created; Paddock appends each pipeline lifecycle event to it as a `lifecycle` event (payload `event`: `pipeline.run.created`, `pipeline.stage.completed`, …) in the transaction of the transition. Clients may add other events to it by sending `pipeline_run_id` instead of `sandbox_id` to the ingest endpoint.',
     }),
   ),
 };
@@ -51,7 +51,10 @@ export const Session = Type.Object({
   tokens_out: Type.Integer(),
   cost_usd: Type.Number({ description: 'llm_cost_usd + compute_cost_usd.' }),
   llm_cost_usd: Type.Number(),
-  compute_cost_usd: Type.Number({ description: "Sandbox compute attributed to the session: the sandbox's metered compute (vCPU and memory while running, at the server's rates) between the session's first event and its end (now while active). Overlapping sessions of one sandbox are each charged their span. A run's session is charged the compute of the sandboxes the run's stages created." }),
+  compute_cost_usd: Type.Number({
+    description:
+      "Sandbox compute attributed to the session: the sandbox's metered compute (vCPU and memory while running, at the server's rates) between the session's first event and its end (now while active). Overlapping sessions of one sandbox are each charged their span. A run's session is charged the compute of the sandboxes the run's stages created.",
+  }),
   trust_score: Type.Integer({ minimum: 0, maximum: 100 }),
   event_count: Type.Integer(),
   duration_ms: Type.Integer({ description: 'From the earliest to the latest event timestamp (or the end).' }),
@@ -68,7 +71,9 @@ export const ReplayEvent = Type.Object({
   sequence: Type.Integer({ description: '1, 2, 3 … per session in the order the server received the events; no gaps.' }),
   type: EventTypeEnum,
   timestamp: Type.String({ format: 'date-time' }),
-  data: Type.Record(Type.String(), Type.Unknown(), { description: 'The payload as sent. Commands run through the exec API hold `command`, `exit_code`, `output` (first 16,384 characters), `truncated`, `duration_ms`, `timed_out`.' }),
+  data: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The payload as sent. Commands run through the exec API hold `command`, `exit_code`, `output` (first 16,384 characters), `truncated`, `duration_ms`, `timed_out`.',
+  }),
   meta: Type.Record(Type.String(), Type.Unknown()),
   cost_usd: Type.Optional(Type.Number({ description: 'llm_call only: as sent, or priced from the model table.' })),
 });
@@ -122,7 +127,11 @@ export const ReplayQuery = Type.Object(
 export const AccountSessionListQuery = Type.Object(
   {
     pipeline_run_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: "Sessions of this run: the run's own session and the sessions of the sandboxes its stages created (what its gates' `trust_above` and `cost_below` read)." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "Sessions of this run: the run's own session and the sessions of the sandboxes its stages created (what its gates' `trust_above` and `cost_below` read).",
+      }),
     ),
     sandbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Sessions recorded in this sandbox.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_REPLAY_LIMIT, default: 100 })),

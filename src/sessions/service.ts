@@ -181,7 +181,10 @@ export class SessionService {
 
   /** Creates the run's session inside the transaction that creates the run (after the run row: the session references it). */
   async openRunSession(trx: Tx, run: { accountId: string; runId: string; sessionId: string }, now: string): Promise<void> {
-    await trx.insertInto('sessions').values(newSessionRow(run.accountId, run.sessionId, { sandboxId: null, pipelineRunId: run.runId }, now, PIPELINE_AGENT_TYPE)).execute();
+    await trx
+      .insertInto('sessions')
+      .values(newSessionRow(run.accountId, run.sessionId, { sandboxId: null, pipelineRunId: run.runId }, now, PIPELINE_AGENT_TYPE))
+      .execute();
   }
 
   /**

@@ -46,7 +46,8 @@ export function newSessionRow(accountId: string, id: string, owner: SessionOwner
 /** Why an event may not go to `session`, or null when it may. */
 export function ownerMismatch(session: SessionRow, event: IngestedEvent): string | null {
   if (session.pipeline_run_id !== null) {
-    if (event.pipelineRunId !== session.pipeline_run_id) return `session ${session.id} is the session of pipeline run ${session.pipeline_run_id}, not of ${event.sandboxId ? `sandbox ${event.sandboxId}` : `run ${event.pipelineRunId}`}`;
+    if (event.pipelineRunId !== session.pipeline_run_id)
+      return `session ${session.id} is the session of pipeline run ${session.pipeline_run_id}, not of ${event.sandboxId ? `sandbox ${event.sandboxId}` : `run ${event.pipelineRunId}`}`;
     if (event.type === 'lifecycle') return `lifecycle events of a pipeline run's session are recorded by Paddock from the run's transitions`;
     return null;
   }

@@ -8,7 +8,11 @@ import type { Db } from '../core/db/handles.js';
 
 /** Creates the session unless the account already has one with this id. */
 export async function ensureSession(db: Db, row: Insertable<SessionsTable>): Promise<void> {
-  await db.insertInto('sessions').values(row).onConflict((oc) => oc.columns(['account_id', 'id']).doNothing()).execute();
+  await db
+    .insertInto('sessions')
+    .values(row)
+    .onConflict((oc) => oc.columns(['account_id', 'id']).doNothing())
+    .execute();
 }
 
 /** Reads the session for appending. On PostgreSQL the row stays locked until the transaction ends, which
@@ -169,7 +173,10 @@ export function listFindings(db: Db, sessionKey: string, limit: number) {
 export function replayPage(db: Db, sessionKey: string, afterSeq: number, limit: number, type?: EventType) {
   let query = db.selectFrom('session_events').selectAll().where('session_key', '=', sessionKey).where('sequence', '>', afterSeq);
   query = type ? query.where('type', '=', type) : query.where('sequence', '<=', afterSeq + limit + 1);
-  return query.orderBy('sequence').limit(limit + 1).execute();
+  return query
+    .orderBy('sequence')
+    .limit(limit + 1)
+    .execute();
 }
 
 /** Ends active sessions that received nothing since `cutoff`; returns how many. */

@@ -68,7 +68,8 @@ describe('trust alerts raised by the session service', () => {
   let service: SessionService;
   const accountId = 'acc_test';
   const sandboxId = 'sbx_test';
-  const serviceWith = (alerts: TrustAlertRaiser | null) => new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(), 1800, quiet);
+  const serviceWith = (alerts: TrustAlertRaiser | null) =>
+    new SessionService(storage.db, storage.sqlDialect, new SandboxDirectory(storage.db), new RunSandboxes(storage.db), alerts, new PriceTable(), 1800, quiet);
   const events = (session: string, type: string, payload: object, count = 1) =>
     Array.from({ length: count }, () => ({ session_id: session, sandbox_id: sandboxId, type, timestamp: new Date().toISOString(), payload }));
   const session = (id: string) => storage.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -78,10 +79,40 @@ describe('trust alerts raised by the session service', () => {
     storage = openStorage({ databaseUrl: null, sqliteFile: path.join(dir, 'db.sqlite') });
     await migrateToLatest(storage.db);
     const now = new Date().toISOString();
-    await storage.db.insertInto('accounts').values({ id: accountId, email: 'a@x.io', email_normalized: 'a@x.io', name: null, password_hash: 'x', plan: 'free', created_at: now, updated_at: now }).execute();
+    await storage.db
+      .insertInto('accounts')
+      .values({ id: accountId, email: 'a@x.io', email_normalized: 'a@x.io', name: null, password_hash: 'x', plan: 'free', created_at: now, updated_at: now })
+      .execute();
     await storage.db
       .insertInto('sandboxes')
-      .values({ id: sandboxId, account_id: accountId, status: 'running', error: null, runtime: 'runc', template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1, network_mode: 'none', allowlist: '[]', env: '{}', ip: null, repo: null, repo_branch: null, repo_commit: null, repo_subdir: null, budget: null, init_script: null, timeout: null, packages: '[]', agents: '[]', created_at: now, updated_at: now, last_activity_at: now, destroyed_at: null })
+      .values({
+        id: sandboxId,
+        account_id: accountId,
+        status: 'running',
+        error: null,
+        runtime: 'runc',
+        template: 'minimal',
+        cpus: 1,
+        memory_mb: 256,
+        disk_gb: 1,
+        network_mode: 'none',
+        allowlist: '[]',
+        env: '{}',
+        ip: null,
+        repo: null,
+        repo_branch: null,
+        repo_commit: null,
+        repo_subdir: null,
+        budget: null,
+        init_script: null,
+        timeout: null,
+        packages: '[]',
+        agents: '[]',
+        created_at: now,
+        updated_at: now,
+        last_activity_at: now,
+        destroyed_at: null,
+      })
       .execute();
     raiser = new RecordingRaiser();
     service = serviceWith(raiser);

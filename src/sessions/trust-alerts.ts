@@ -73,5 +73,4 @@ export class TrustAlerts {
     if (!this.alerts) return;
     for (const session of await store.sessionsAwaitingTrustAlerts(this.db, 100)) await this.check(session.key, session.account_id);
   }
-
 }

@@ -110,7 +110,10 @@ describe('trust score', () => {
     expect(trustScore(tally)).toBe(75);
     scoreFindings([{ rule: 'destructive_delete', evidence: 'rm', sequence: 9 }], tally);
     expect(trustScore(tally)).toBe(35);
-    scoreFindings(Array.from({ length: 5 }, (_, i) => ({ rule: 'secret_in_output' as const, evidence: 's', sequence: 10 + i })), tally);
+    scoreFindings(
+      Array.from({ length: 5 }, (_, i) => ({ rule: 'secret_in_output' as const, evidence: 's', sequence: 10 + i })),
+      tally,
+    );
     scoreFindings([{ rule: 'destructive_delete', evidence: 'rm', sequence: 20 }], tally);
     expect(trustScore(tally)).toBe(0);
   });
@@ -129,7 +132,10 @@ describe('trust score', () => {
 
   it('stops storing findings of a rule after 100', () => {
     const tally: RuleTally = new Map();
-    const kept = scoreFindings(Array.from({ length: 150 }, (_, i) => ({ rule: 'agent_error' as const, evidence: 'e', sequence: i })), tally);
+    const kept = scoreFindings(
+      Array.from({ length: 150 }, (_, i) => ({ rule: 'agent_error' as const, evidence: 'e', sequence: i })),
+      tally,
+    );
     expect(kept).toHaveLength(100);
   });
 });

@@ -48,7 +48,33 @@ const EVIDENCE_CHARS = 200;
 const SCANNED_OUTPUT_CHARS = 64 * 1024;
 const OUTPUT_FIELDS = ['output', 'result', 'response', 'completion', 'content', 'stdout', 'stderr', 'text', 'message'];
 const READ_OPERATIONS = new Set(['read', 'list', 'ls', 'stat', 'exists', 'open', 'glob', 'search', 'view']);
-const SYSTEM_DIRS = new Set(['/', '/*', '~', '~/', '~/*', '$HOME', '$HOME/', '${HOME}', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib64', '/opt', '/proc', '/root', '/sbin', '/srv', '/sys', '/usr', '/var', '/workspace', '/workspace/']);
+const SYSTEM_DIRS = new Set([
+  '/',
+  '/*',
+  '~',
+  '~/',
+  '~/*',
+  '$HOME',
+  '$HOME/',
+  '${HOME}',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/home',
+  '/lib',
+  '/lib64',
+  '/opt',
+  '/proc',
+  '/root',
+  '/sbin',
+  '/srv',
+  '/sys',
+  '/usr',
+  '/var',
+  '/workspace',
+  '/workspace/',
+]);
 
 const SECRET_PATTERNS: [string, RegExp][] = [
   ['AWS access key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/],
@@ -74,7 +100,13 @@ function redact(secret: string): string {
 function simpleCommands(line: string): string[][] {
   return line
     .split(/\|\||&&|[;&|\n(){}`]|\$\(/)
-    .map((part) => part.trim().split(/\s+/).map((word) => word.replace(/^["']+|["']+$/g, '')).filter(Boolean))
+    .map((part) =>
+      part
+        .trim()
+        .split(/\s+/)
+        .map((word) => word.replace(/^["']+|["']+$/g, ''))
+        .filter(Boolean),
+    )
     .filter((words) => words.length > 0);
 }
 

@@ -11,7 +11,11 @@ function usd(value: number): number {
 
 export function durationMs(row: SessionRow): number {
   if (!row.started_at) return 0;
-  const end = [row.ended_at, row.last_event_at].filter((t): t is string => t !== null).sort().at(-1) ?? row.started_at;
+  const end =
+    [row.ended_at, row.last_event_at]
+      .filter((t): t is string => t !== null)
+      .sort()
+      .at(-1) ?? row.started_at;
   return Math.max(0, Date.parse(end) - Date.parse(row.started_at));
 }
 

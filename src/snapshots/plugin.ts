@@ -18,8 +18,16 @@ export async function registerSnapshots(
 ): Promise<SnapshotService> {
   const storage = new LocalSnapshotStorage(options.config.snapshots.dir);
   await storage.init();
-  const snapshots = new SnapshotService(options.db, options.accounts, options.runtime, options.sandboxes, storage, options.config.snapshots,
-    derivedKey(options.secretsKey, 'paddock snapshot download url'), app.log);
+  const snapshots = new SnapshotService(
+    options.db,
+    options.accounts,
+    options.runtime,
+    options.sandboxes,
+    storage,
+    options.config.snapshots,
+    derivedKey(options.secretsKey, 'paddock snapshot download url'),
+    app.log,
+  );
   await snapshots.reconcile();
   await app.register(snapshotRoutes(snapshots, options.config.publicUrl));
   app.addHook('onClose', async () => snapshots.settled());

@@ -12,7 +12,16 @@ import { NoContent } from '../core/schemas.js';
 const access = { access: { kind: 'key', area: 'snapshots' } } as const;
 /** A confidential sandbox's snapshot may hold its secret values in files: its content is not for narrower scopes. */
 const content = { access: { kind: 'key', area: 'snapshots', reaches: [{ kind: 'snapshot', from: 'params', field: 'id' }] } } as const;
-const restore = { access: { kind: 'key', area: 'snapshots', reaches: [{ kind: 'snapshot', from: 'params', field: 'id' }, { kind: 'sandbox', from: 'body', field: 'sandbox_id' }] } } as const;
+const restore = {
+  access: {
+    kind: 'key',
+    area: 'snapshots',
+    reaches: [
+      { kind: 'snapshot', from: 'params', field: 'id' },
+      { kind: 'sandbox', from: 'body', field: 'sandbox_id' },
+    ],
+  },
+} as const;
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
@@ -26,7 +35,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       config: { ...access, idempotent: true },
       schema: {
         tags: ['snapshots'],
-        summary: 'Snapshot a sandbox\'s filesystem',
+        summary: "Snapshot a sandbox's filesystem",
         description: `A point-in-time copy of everything the sandbox changed relative to its template (the overlay's upper layer, deletions included). Consistent: the sandbox is frozen for the moment its files are copied (about a second per 100 MB) and then runs on; a paused sandbox stays paused. Memory and running processes are not part of it. Answers 201 with status \`completed\` once stored. Snapshots outlive their sandbox. ${LIMITS} 409 when the sandbox is neither running nor paused.`,
         params: SandboxParams,
         body: CreateSnapshotBody,
@@ -37,7 +46,13 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
 
     app.get('/v1/sandboxes/:id/snapshots', {
       config: access,
-      schema: { tags: ['snapshots'], summary: 'List a sandbox\'s snapshots', description: 'Newest first, also after the sandbox was destroyed.', params: SandboxParams, response: { 200: Type.Array(Snapshot), ...errors } },
+      schema: {
+        tags: ['snapshots'],
+        summary: "List a sandbox's snapshots",
+        description: 'Newest first, also after the sandbox was destroyed.',
+        params: SandboxParams,
+        response: { 200: Type.Array(Snapshot), ...errors },
+      },
       handler: async (request) => (await service.list(request.principal!.accountId, request.params.id)).map(snapshotView),
     });
 
@@ -49,7 +64,13 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
 
     app.delete('/v1/snapshots/:id', {
       config: access,
-      schema: { tags: ['snapshots'], summary: 'Delete a snapshot', description: 'Removes the archive; download links stop working. 409 while an automatic snapshot is still being taken.', params: SnapshotParams, response: { 204: NoContent, ...errors } },
+      schema: {
+        tags: ['snapshots'],
+        summary: 'Delete a snapshot',
+        description: 'Removes the archive; download links stop working. 409 while an automatic snapshot is still being taken.',
+        params: SnapshotParams,
+        response: { 204: NoContent, ...errors },
+      },
       handler: async (request, reply) => {
         await service.delete(request.principal!.accountId, request.params.id);
         return reply.code(204).send();
@@ -61,7 +82,8 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       schema: {
         tags: ['snapshots'],
         summary: 'Get a download link',
-        description: 'A pre-signed URL served by this server that needs no API key, valid for 15 minutes by default (PADDOCK_SNAPSHOT_URL_TTL_SECONDS). It streams the snapshot as a `.tar.gz`: the files the sandbox added or changed, with paths relative to the sandbox root (workspace files under `workspace/`), owners numeric; overlay whiteouts (character devices 0:0) mark files the sandbox deleted from its template. A tampered or expired link answers 403.',
+        description:
+          'A pre-signed URL served by this server that needs no API key, valid for 15 minutes by default (PADDOCK_SNAPSHOT_URL_TTL_SECONDS). It streams the snapshot as a `.tar.gz`: the files the sandbox added or changed, with paths relative to the sandbox root (workspace files under `workspace/`), owners numeric; overlay whiteouts (character devices 0:0) mark files the sandbox deleted from its template. A tampered or expired link answers 403.',
         params: SnapshotParams,
         response: { 200: DownloadLink, ...errors },
       },
@@ -94,7 +116,8 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       schema: {
         tags: ['snapshots'],
         summary: 'Restore a snapshot into a running sandbox',
-        description: 'Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot\'s own sandbox or another) with the template plus the snapshot\'s changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template.',
+        description:
+          "Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template.",
         params: SnapshotParams,
         body: RestoreSnapshotBody,
         response: { 200: RestoreResult, ...errors },

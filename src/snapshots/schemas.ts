@@ -2,10 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../core/schemas.js';
 
-export const CreateSnapshotBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 128, description: 'Any label; need not be unique.' }) },
-  { additionalProperties: false },
-);
+export const CreateSnapshotBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128, description: 'Any label; need not be unique.' }) }, { additionalProperties: false });
 export type CreateSnapshotInput = Static<typeof CreateSnapshotBody>;
 
 export const RestoreSnapshotBody = Type.Object(
@@ -28,7 +25,8 @@ export const Snapshot = Type.Object({
   size_bytes: Type.Integer({ description: 'Size of the stored `.tar.gz` archive.' }),
   status: Type.String({
     enum: ['creating', 'completed', 'failed'],
-    description: '`completed` for a snapshot answered by POST (it is taken before the answer). An automatic pause snapshot is `creating` while its copy runs, then `completed`, or `failed` with `error`.',
+    description:
+      '`completed` for a snapshot answered by POST (it is taken before the answer). An automatic pause snapshot is `creating` while its copy runs, then `completed`, or `failed` with `error`.',
   }),
   kind: StringEnum(['manual', 'pause'], { description: '`pause`: taken automatically when the sandbox was paused; only the latest one per sandbox is kept.' }),
   template: Type.String({ description: 'The sandbox template the snapshot is relative to; it restores only onto a sandbox of this template.' }),
@@ -38,7 +36,7 @@ export const Snapshot = Type.Object({
 });
 
 export const DownloadLink = Type.Object({
-  url: Type.String({ description: 'Pre-signed: a GET needs no API key. Serves the `.tar.gz` of the sandbox\'s filesystem changes (paths relative to /).' }),
+  url: Type.String({ description: "Pre-signed: a GET needs no API key. Serves the `.tar.gz` of the sandbox's filesystem changes (paths relative to /)." }),
   expires_at: Type.String({ format: 'date-time' }),
 });
 

@@ -168,8 +168,18 @@ export class SnapshotService implements PauseSnapshots {
 
   private async reserve(sandbox: SandboxRow, name: string, kind: 'manual' | 'pause'): Promise<store.SnapshotRow> {
     const row: store.SnapshotRow = {
-      id: newId('snap'), account_id: sandbox.account_id, sandbox_id: sandbox.id, template: sandbox.template, name, kind,
-      status: 'creating', error: null, size_bytes: 0, storage_key: '', created_at: nowIso(), completed_at: null,
+      id: newId('snap'),
+      account_id: sandbox.account_id,
+      sandbox_id: sandbox.id,
+      template: sandbox.template,
+      name,
+      kind,
+      status: 'creating',
+      error: null,
+      size_bytes: 0,
+      storage_key: '',
+      created_at: nowIso(),
+      completed_at: null,
     };
     row.storage_key = row.id;
     await this.db.transaction().execute(async (trx) => {
@@ -203,7 +213,10 @@ export class SnapshotService implements PauseSnapshots {
     const used = await store.accountSnapshotBytes(this.db, row.account_id);
     if (used + sizeBytes > this.limits.accountMaxBytes) {
       await rm(staged, { force: true });
-      throw new LimitExceeded(`the snapshot (${gigabytes(sizeBytes)}) would bring the account's snapshots to ${gigabytes(used + sizeBytes)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account`, 'quota_exceeded');
+      throw new LimitExceeded(
+        `the snapshot (${gigabytes(sizeBytes)}) would bring the account's snapshots to ${gigabytes(used + sizeBytes)}; the limit is ${gigabytes(this.limits.accountMaxBytes)} per account`,
+        'quota_exceeded',
+      );
     }
     await this.storage.put(row.storage_key, staged);
     const completed: store.SnapshotRow = { ...row, status: 'completed', size_bytes: sizeBytes, completed_at: nowIso() };

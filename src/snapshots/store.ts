@@ -24,14 +24,22 @@ export function listSandboxSnapshots(db: Kysely<Database>, sandboxId: string) {
 
 /** Snapshots that hold (or are about to hold) storage: everything but failed ones. */
 export async function countSandboxSnapshots(db: Kysely<Database>, sandboxId: string): Promise<number> {
-  const row = await db.selectFrom('snapshots').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('sandbox_id', '=', sandboxId).where('status', '!=', 'failed').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('snapshots')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('sandbox_id', '=', sandboxId)
+    .where('status', '!=', 'failed')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function accountSnapshotBytes(db: Kysely<Database>, accountId: string): Promise<number> {
-  const row = await db.selectFrom('snapshots').select(sql<number | string | null>`sum(size_bytes)`.as('total'))
-    .where('account_id', '=', accountId).where('status', '=', 'completed').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('snapshots')
+    .select(sql<number | string | null>`sum(size_bytes)`.as('total'))
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'completed')
+    .executeTakeFirstOrThrow();
   return Number(row.total ?? 0);
 }
 

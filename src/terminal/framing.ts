@@ -4,15 +4,9 @@
 export const MAX_TERMINAL_COLS = 1000;
 export const MAX_TERMINAL_ROWS = 1000;
 
-export type ClientFrame =
-  | { kind: 'input'; data: Buffer }
-  | { kind: 'resize'; cols: number; rows: number }
-  | { kind: 'invalid'; message: string };
+export type ClientFrame = { kind: 'input'; data: Buffer } | { kind: 'resize'; cols: number; rows: number } | { kind: 'invalid'; message: string };
 
-export type ServerControl =
-  | { type: 'session'; id: string; reattached: boolean; cols: number; rows: number }
-  | { type: 'exit'; exit_code: number }
-  | { type: 'error'; message: string };
+export type ServerControl = { type: 'session'; id: string; reattached: boolean; cols: number; rows: number } | { type: 'exit'; exit_code: number } | { type: 'error'; message: string };
 
 /** WebSocket close codes and reasons the server uses (4000-4999 is the application range). */
 export const CLOSE = {

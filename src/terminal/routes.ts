@@ -132,8 +132,17 @@ export function terminalRoutes(service: SandboxService, runtime: SandboxRuntime,
     app.route({
       method: 'GET',
       url: '/v1/sandboxes/:id/terminal',
-      config: { access: { kind: 'ticket', area: 'sandboxes', writes: true, reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }], redeem: (ticket, params) => tickets.redeem(ticket, params.id) } },
-      schema: { tags: ['terminal'], summary: 'Open an interactive terminal (WebSocket)', description: TERMINAL_DESCRIPTION, params: SandboxParams, querystring: TerminalQuery, response: { ...errors, 426: Err } },
+      config: {
+        access: { kind: 'ticket', area: 'sandboxes', writes: true, reaches: [{ kind: 'sandbox', from: 'params', field: 'id' }], redeem: (ticket, params) => tickets.redeem(ticket, params.id) },
+      },
+      schema: {
+        tags: ['terminal'],
+        summary: 'Open an interactive terminal (WebSocket)',
+        description: TERMINAL_DESCRIPTION,
+        params: SandboxParams,
+        querystring: TerminalQuery,
+        response: { ...errors, 426: Err },
+      },
       preHandler: async (request) => {
         const { id } = request.params;
         const { session: sessionId, cols, rows } = request.query;

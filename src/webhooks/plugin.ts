@@ -18,7 +18,10 @@ export interface WebhooksFeature {
 export async function registerWebhooks(app: FastifyInstance, options: { config: Config; storage: Storage; outbox: Outbox }): Promise<WebhooksFeature> {
   const policy = { allowPrivate: options.config.allowPrivateWebhooks, allowHttp: options.config.allowHttpWebhooks };
   const service = new WebhookService(options.storage.db, options.outbox, policy);
-  options.outbox.handle(WEBHOOK_EVENT_KIND, webhookEventDelivery(policy, (accountId, id) => service.endpointForDelivery(accountId, id)));
+  options.outbox.handle(
+    WEBHOOK_EVENT_KIND,
+    webhookEventDelivery(policy, (accountId, id) => service.endpointForDelivery(accountId, id)),
+  );
   await app.register(webhookRoutes(service));
   return { service, publisher: new WebhookPublisher(options.outbox) };
 }

@@ -64,7 +64,13 @@ export function webhookRoutes(service: WebhookService) {
 
     app.delete('/v1/webhooks/:id', {
       config: access,
-      schema: { tags: ['webhooks'], summary: 'Delete a webhook endpoint', description: 'Its pending deliveries are dropped, not retried.', params: WebhookParams, response: { 204: Type.Null(), ...errors } },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Delete a webhook endpoint',
+        description: 'Its pending deliveries are dropped, not retried.',
+        params: WebhookParams,
+        response: { 204: Type.Null(), ...errors },
+      },
       handler: async (request, reply) => {
         await service.delete(request.principal!.accountId, request.params.id);
         return reply.code(204).send(null);

@@ -12,7 +12,8 @@ const EVENT_LIST = `${PUBLISHED_EVENT_TYPES.map((type) => `\`${type}\``).join(',
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
-  description: 'Where events are POSTed. Must be https (http only when the server sets PADDOCK_ALLOW_HTTP_WEBHOOKS) and must not point to a private, loopback, link-local or other non-public address (unless PADDOCK_ALLOW_PRIVATE_WEBHOOKS); host names are checked again, on the resolved address, at every delivery.',
+  description:
+    'Where events are POSTed. Must be https (http only when the server sets PADDOCK_ALLOW_HTTP_WEBHOOKS) and must not point to a private, loopback, link-local or other non-public address (unless PADDOCK_ALLOW_PRIVATE_WEBHOOKS); host names are checked again, on the resolved address, at every delivery.',
 });
 const Events = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32, description: `Event types to receive: ${EVENT_LIST}. Repeats are dropped.` });
 const Secret = Type.String({ pattern: SECRET_PATTERN, maxLength: 200, writeOnly: true, description: 'Bring your own Standard Webhooks secret: `whsec_` + base64 of 24-64 bytes.' });
@@ -69,7 +70,11 @@ export const WebhookDelivery = Type.Object(
     id: Type.String({ description: 'The delivery (one event to this endpoint).' }),
     event_id: Type.String({ description: 'The `webhook-id` header: the same on every retry, so receivers drop duplicates.' }),
     event_type: Type.String({ description: 'The event `type`, or `webhook.test` for a test delivery.' }),
-    status: Type.String({ enum: [...DELIVERY_STATUSES], description: '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or dropped because the endpoint was deleted or disabled, or refused: see last_error).' }),
+    status: Type.String({
+      enum: [...DELIVERY_STATUSES],
+      description:
+        '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or dropped because the endpoint was deleted or disabled, or refused: see last_error).',
+    }),
     attempts: Type.Integer(),
     max_attempts: Type.Integer(),
     response_status: Type.Union([Type.Integer(), Type.Null()], { description: "HTTP status of the last finished attempt's answer; null when there was none." }),

@@ -84,7 +84,11 @@ export class WebhookService {
     const now = nowIso();
     const payload: WebhookPayload = {
       event_id: newId('evt'),
-      body: { type: TEST_EVENT_TYPE, timestamp: now, data: { endpoint_id: endpoint.id, message: 'A test delivery from Paddock: the endpoint is reachable and the signature verifies with its secret.' } },
+      body: {
+        type: TEST_EVENT_TYPE,
+        timestamp: now,
+        data: { endpoint_id: endpoint.id, message: 'A test delivery from Paddock: the endpoint is reachable and the signature verifies with its secret.' },
+      },
     };
     const deliveryId = await this.outbox.enqueue(this.db, { kind: WEBHOOK_EVENT_KIND, accountId, sourceId: endpoint.id, target: endpoint.url, payload });
     this.outbox.wake();

@@ -22,7 +22,11 @@ export function enabledEndpoints(db: Kysely<Database>, accountId: string) {
 }
 
 export async function countEndpoints(db: Kysely<Database>, accountId: string): Promise<number> {
-  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -59,7 +59,7 @@ describe.each(BACKENDS)('API keys on %s', (backend) => {
     expect((await t.request('DELETE', `/v1/account/keys/${created.body.id}`, { token: key })).status).toBe(404);
   });
 
-  it('answers 404 when revoking another account\'s key, and leaves it working', async () => {
+  it("answers 404 when revoking another account's key, and leaves it working", async () => {
     const alice = await t.signup();
     const bob = await t.signup();
     const bobKeys = await t.request('GET', '/v1/account/keys', { token: bob.key });

@@ -34,11 +34,28 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
     const alert = list.body[0];
-    expect(alert).toMatchObject({ id: raised!.id, type: 'sandbox_error', severity: 'error', message: 'sandbox sbx_one crashed', sandbox_id: 'sbx_one', resolved: false, resolved_at: null, resource: { kind: 'sandbox', id: 'sbx_one' }, details: { error: 'init died' } });
+    expect(alert).toMatchObject({
+      id: raised!.id,
+      type: 'sandbox_error',
+      severity: 'error',
+      message: 'sandbox sbx_one crashed',
+      sandbox_id: 'sbx_one',
+      resolved: false,
+      resolved_at: null,
+      resource: { kind: 'sandbox', id: 'sbx_one' },
+      details: { error: 'init died' },
+    });
     expect(new Date(alert.created_at).toISOString()).toBe(alert.created_at);
     expect((await get(`/v1/alerts/${raised!.id}`, key)).body).toEqual(alert);
 
-    for (const [type, severity] of [['budget_warning', 'warning'], ['budget_critical', 'critical'], ['budget_exceeded', 'critical'], ['trust_low', 'warning'], ['trust_critical', 'critical'], ['idle_timeout', 'info']] as const) {
+    for (const [type, severity] of [
+      ['budget_warning', 'warning'],
+      ['budget_critical', 'critical'],
+      ['budget_exceeded', 'critical'],
+      ['trust_low', 'warning'],
+      ['trust_critical', 'critical'],
+      ['idle_timeout', 'info'],
+    ] as const) {
       const other = await t.services.alerts.raise({ accountId: account.id, type, resource: { kind: 'sandbox', id: 'sbx_one' }, sandboxId: 'sbx_one', message: type });
       expect((await get(`/v1/alerts/${other!.id}`, key)).body.severity).toBe(severity);
     }
@@ -137,7 +154,11 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     const owner = await t.signup();
     const stranger = await t.signup();
     const raised = await t.services.alerts.raise(sandboxError(owner.account.id, 'sbx_mine'));
-    for (const [method, path] of [['GET', `/v1/alerts/${raised!.id}`], ['POST', `/v1/alerts/${raised!.id}/resolve`], ['GET', '/v1/alerts/alr_nothing']] as const) {
+    for (const [method, path] of [
+      ['GET', `/v1/alerts/${raised!.id}`],
+      ['POST', `/v1/alerts/${raised!.id}/resolve`],
+      ['GET', '/v1/alerts/alr_nothing'],
+    ] as const) {
       const reply = await t.request(method, path, { token: stranger.key });
       expect(reply.status).toBe(404);
       expect(reply.body.error).toMatch(/alert not found/);

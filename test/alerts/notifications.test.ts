@@ -24,7 +24,16 @@ describe.each(BACKENDS)('notifications on %s', (backend) => {
     const list = await t.request('GET', '/v1/notifications', { token: key });
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
-    expect(list.body[0]).toMatchObject({ alert_id: alert!.id, type: 'sandbox_error', severity: 'error', title: 'Sandbox error', message: 'sandbox sbx_n1 failed', sandbox_id: 'sbx_n1', read: false, read_at: null });
+    expect(list.body[0]).toMatchObject({
+      alert_id: alert!.id,
+      type: 'sandbox_error',
+      severity: 'error',
+      title: 'Sandbox error',
+      message: 'sandbox sbx_n1 failed',
+      sandbox_id: 'sbx_n1',
+      read: false,
+      read_at: null,
+    });
     expect(list.body[0].id).toMatch(/^ntf_/);
     const one = await t.request('GET', `/v1/notifications/${list.body[0].id}`, { token: key });
     expect(one.body).toMatchObject({ ...list.body[0], deliveries: [] });
@@ -134,7 +143,11 @@ describe.each(BACKENDS)('notification config on %s', (backend) => {
       chat_b: { enabled: false, webhook_url: null },
       webhook: { enabled: false, url: null, secret: before.channels.webhook.secret },
     });
-    await putConfig(key, { chat_a: { enabled: true }, chat_b: { enabled: true, webhook_url: 'https://discord.example.com/api/webhooks/1/abc' }, webhook: { enabled: true, url: 'https://receiver.example.com/paddock' } });
+    await putConfig(key, {
+      chat_a: { enabled: true },
+      chat_b: { enabled: true, webhook_url: 'https://discord.example.com/api/webhooks/1/abc' },
+      webhook: { enabled: true, url: 'https://receiver.example.com/paddock' },
+    });
     const after = await getConfig(key);
     expect(after.channels.email).toEqual({ enabled: true, address: 'ops@example.com' });
     expect(after.channels.chat_a.enabled).toBe(true);

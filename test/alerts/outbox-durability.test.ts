@@ -67,7 +67,7 @@ describe.each(BACKENDS)('outbox durability on %s', (backend) => {
     expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([waiting.id, waiting.id]);
   });
 
-  it("takes over a delivery whose worker died mid-attempt once the lease expires", async () => {
+  it('takes over a delivery whose worker died mid-attempt once the lease expires', async () => {
     const hook = await receiver((_, index) => (index === 0 ? 500 : 200));
     const first = await start({ PADDOCK_OUTBOX_BACKOFF_BASE_MS: '600000' });
     const { key, account } = await first.signup();
@@ -86,7 +86,21 @@ describe.each(BACKENDS)('outbox durability on %s', (backend) => {
     const past = new Date(Date.now() - 1000).toISOString();
     await second.storage.db.transaction().execute(async (trx) => {
       await trx.updateTable('outbox').set({ status: 'delivering', attempts: 2, leased_by: 'wkr_dead', lease_expires_at: past }).where('id', '=', waiting.id).execute();
-      await trx.insertInto('outbox_attempts').values({ delivery_id: waiting.id, attempt: 2, worker_id: 'wkr_dead', started_at: past, finished_at: null, outcome: null, status_code: null, error: null, response_excerpt: null, duration_ms: null }).execute();
+      await trx
+        .insertInto('outbox_attempts')
+        .values({
+          delivery_id: waiting.id,
+          attempt: 2,
+          worker_id: 'wkr_dead',
+          started_at: past,
+          finished_at: null,
+          outcome: null,
+          status_code: null,
+          error: null,
+          response_excerpt: null,
+          duration_ms: null,
+        })
+        .execute();
     });
     second.services.outbox.wake();
 

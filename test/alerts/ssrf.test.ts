@@ -68,7 +68,9 @@ describe.each(BACKENDS)('outbound guard on %s', (backend) => {
     });
     for (const delivery of deliveries) {
       expect(delivery.attempts).toBe(1);
-      expect(delivery.last_error).toMatch(/^refused: the target URL has host localhost, which resolves to the non-public address (127\.0\.0\.1|::1) \(loopback\); set PADDOCK_ALLOW_PRIVATE_WEBHOOKS=true/);
+      expect(delivery.last_error).toMatch(
+        /^refused: the target URL has host localhost, which resolves to the non-public address (127\.0\.0\.1|::1) \(loopback\); set PADDOCK_ALLOW_PRIVATE_WEBHOOKS=true/,
+      );
       expect(delivery.attempt_history).toEqual([expect.objectContaining({ outcome: 'failed', status_code: null })]);
     }
     expect(receiver.requests).toHaveLength(0);

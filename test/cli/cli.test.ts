@@ -69,7 +69,11 @@ describe('paddock serve', () => {
     await fetch(`${served.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@paddock.local', password }) });
     served.child.kill('SIGTERM');
     await served.exited;
-    const lines = served.stderr().trim().split('\n').map((line) => JSON.parse(line));
+    const lines = served
+      .stderr()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.some((line) => line.reqId === requestId)).toBe(true);
     expect(served.stderr()).not.toContain(key);
     expect(served.stderr()).not.toContain(password);

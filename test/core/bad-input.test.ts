@@ -100,6 +100,13 @@ describe.each(BACKENDS)('bad input on %s', (backend) => {
 
 async function counts(t: TestApp) {
   const count = async (table: 'accounts' | 'api_keys' | 'dashboard_sessions') =>
-    Number((await t.storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.storage.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { accounts: await count('accounts'), keys: await count('api_keys'), sessions: await count('dashboard_sessions') };
 }

@@ -35,7 +35,7 @@ function parseRaw(answer: string): { status: number; headers: Record<string, str
   let body = answer.slice(end + 4);
   if (headers['transfer-encoding'] === 'chunked') {
     let decoded = '';
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const lineEnd = body.indexOf('\r\n', at);
       const size = parseInt(body.slice(at, lineEnd), 16);
       if (!size) break;

@@ -77,43 +77,49 @@ describe.each(BACKENDS)('fuzzing every route on runc with %s', (backend) => {
     await t?.close();
   });
 
-  it(`answers ${RUNS} malformed requests with 4xx JSON errors, stores nothing and stays up (seed ${SEED})`, async () => {
-    const document = await t.request('GET', '/openapi.json');
-    const operations = operationsOf(document.body);
-    expect(operations.map((op) => `${op.method} ${op.path}`)).toEqual(expect.arrayContaining(['POST /v1/sandboxes', 'PUT /v1/sandboxes/{id}/files/content', 'POST /v1/pipelines', 'POST /v1/events/ingest']));
-    // Reads that create defaults on first use (alert rules, notification config) do so before counting.
-    for (const op of operations.filter((op) => op.method === 'GET' && op.pathParams.length === 0)) await t.request('GET', op.path, { token: key });
-    const existing = await existingResources(t, key);
-    const before = await rowCounts(t);
+  it(
+    `answers ${RUNS} malformed requests with 4xx JSON errors, stores nothing and stays up (seed ${SEED})`,
+    async () => {
+      const document = await t.request('GET', '/openapi.json');
+      const operations = operationsOf(document.body);
+      expect(operations.map((op) => `${op.method} ${op.path}`)).toEqual(
+        expect.arrayContaining(['POST /v1/sandboxes', 'PUT /v1/sandboxes/{id}/files/content', 'POST /v1/pipelines', 'POST /v1/events/ingest']),
+      );
+      // Reads that create defaults on first use (alert rules, notification config) do so before counting.
+      for (const op of operations.filter((op) => op.method === 'GET' && op.pathParams.length === 0)) await t.request('GET', op.path, { token: key });
+      const existing = await existingResources(t, key);
+      const before = await rowCounts(t);
 
-    const requests = generate(operations, key, existing);
-    expect(requests.length).toBeGreaterThanOrEqual(RUNS);
-    const failures: string[] = [];
-    const statuses = new Map<number, number>();
-    let next = 0;
-    const worker = async () => {
-      while (next < requests.length) {
-        const index = next++;
-        const request = requests[index];
-        try {
-          const answer = await send(t.url, agent, request);
-          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          const problem = problemWith(request, answer);
-          if (problem) failures.push(`#${index} ${summary(request)}: ${problem}`);
-        } catch (error) {
-          failures.push(`#${index} ${summary(request)}: no answer (${(error as Error).message})`);
+      const requests = generate(operations, key, existing);
+      expect(requests.length).toBeGreaterThanOrEqual(RUNS);
+      const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      let next = 0;
+      const worker = async () => {
+        while (next < requests.length) {
+          const index = next++;
+          const request = requests[index];
+          try {
+            const answer = await send(t.url, agent, request);
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            const problem = problemWith(request, answer);
+            if (problem) failures.push(`#${index} ${summary(request)}: ${problem}`);
+          } catch (error) {
+            failures.push(`#${index} ${summary(request)}: no answer (${(error as Error).message})`);
+          }
         }
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    console.info(`${backend}, seed ${SEED}: ${requests.length} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      console.info(`${backend}, seed ${SEED}: ${requests.length} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
 
-    expect(failures.slice(0, 40), `${failures.length} of ${requests.length} requests misbehaved (seed ${SEED})`).toEqual([]);
-    expect((await t.request('GET', '/healthz')).status).toBe(200);
-    expect((await t.request('GET', '/v1/account', { token: key })).status).toBe(200);
-    expect(await rowCounts(t)).toEqual(before);
-    // The mix reached the handlers, not only the validation: ids that do not exist answer 404.
-    expect(statuses.get(404) ?? 0).toBeGreaterThan(RUNS / 20);
-    expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 4);
-  }, 120_000 + RUNS * 60);
+      expect(failures.slice(0, 40), `${failures.length} of ${requests.length} requests misbehaved (seed ${SEED})`).toEqual([]);
+      expect((await t.request('GET', '/healthz')).status).toBe(200);
+      expect((await t.request('GET', '/v1/account', { token: key })).status).toBe(200);
+      expect(await rowCounts(t)).toEqual(before);
+      // The mix reached the handlers, not only the validation: ids that do not exist answer 404.
+      expect(statuses.get(404) ?? 0).toBeGreaterThan(RUNS / 20);
+      expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 4);
+    },
+    120_000 + RUNS * 60,
+  );
 });

@@ -16,7 +16,16 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
   const post = (path: string, body: unknown, idempotencyKey?: string, token = key) =>
     t.request('POST', path, { token, body, headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey } });
   const pipelineCount = async (name: string) =>
-    Number((await t.storage.db.selectFrom('pipelines').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).where('name', '=', name).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.storage.db
+          .selectFrom('pipelines')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('account_id', '=', accountId)
+          .where('name', '=', name)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const replayed = (reply: Reply) => reply.headers.get('idempotent-replayed');
 
   beforeAll(async () => {
@@ -153,7 +162,19 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
     const now = new Date();
     await t.storage.db
       .insertInto('idempotency_keys')
-      .values({ account_id: accountId, key: idem, fingerprint, method: 'POST', path: '/v1/account/keys', response_status: null, response_headers: null, response_body: null, created_at: now.toISOString(), completed_at: null, expires_at: new Date(now.getTime() + 86_400_000).toISOString() })
+      .values({
+        account_id: accountId,
+        key: idem,
+        fingerprint,
+        method: 'POST',
+        path: '/v1/account/keys',
+        response_status: null,
+        response_headers: null,
+        response_body: null,
+        created_at: now.toISOString(),
+        completed_at: null,
+        expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+      })
       .execute();
     const keysNamed = async () => (await t.request('GET', '/v1/account/keys', { token: key })).body.filter((k: { name: string }) => k.name === 'in-progress').length;
     const started = Date.now();
@@ -165,7 +186,11 @@ describe.each(BACKENDS)('idempotency keys on %s', (backend) => {
     expect(await keysNamed()).toBe(1);
 
     // That server stopped mid-request: ten minutes on, the key is free for the retry to do the work.
-    await t.storage.db.updateTable('idempotency_keys').set({ created_at: new Date(now.getTime() - 11 * 60_000).toISOString() }).where('key', '=', idem).execute();
+    await t.storage.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: new Date(now.getTime() - 11 * 60_000).toISOString() })
+      .where('key', '=', idem)
+      .execute();
     const taken = await post('/v1/account/keys', body, idem);
     expect(taken.status).toBe(201);
     expect(replayed(taken)).toBeNull();

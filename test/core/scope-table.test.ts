@@ -82,7 +82,15 @@ describe('the scope table over every route in /openapi.json (sqlite, runc)', () 
 
   it('walks a document that has the sandbox routes', () => {
     expect(operations.length).toBeGreaterThan(80);
-    for (const op of ['POST /v1/sandboxes', 'POST /v1/sandboxes/{id}/exec', 'GET /v1/snapshots/{id}/download', 'PUT /v1/secrets/{name}', 'GET /v1/sessions/{id}/replay', 'POST /v1/webhooks', 'GET /v1/webhooks/{id}/deliveries']) {
+    for (const op of [
+      'POST /v1/sandboxes',
+      'POST /v1/sandboxes/{id}/exec',
+      'GET /v1/snapshots/{id}/download',
+      'PUT /v1/secrets/{name}',
+      'GET /v1/sessions/{id}/replay',
+      'POST /v1/webhooks',
+      'GET /v1/webhooks/{id}/deliveries',
+    ]) {
       expect(operations.map((o) => `${o.method} ${o.path}`)).toContain(op);
     }
   });
@@ -96,7 +104,8 @@ describe('the scope table over every route in /openapi.json (sqlite, runc)', () 
         if (JSON.stringify(op.doc.security) !== '[]') wrong.push(`${name}: should be open (security: [])`);
         continue;
       }
-      if (JSON.stringify(op.doc['x-paddock-scopes']) !== JSON.stringify(expected)) wrong.push(`${name}: documents ${JSON.stringify(op.doc['x-paddock-scopes'])}, table says ${JSON.stringify(expected)}`);
+      if (JSON.stringify(op.doc['x-paddock-scopes']) !== JSON.stringify(expected))
+        wrong.push(`${name}: documents ${JSON.stringify(op.doc['x-paddock-scopes'])}, table says ${JSON.stringify(expected)}`);
       if (Boolean(op.doc['x-paddock-confidential']) !== CONFIDENTIAL.has(name)) wrong.push(`${name}: x-paddock-confidential should be ${CONFIDENTIAL.has(name)}`);
     }
     for (const name of CONFIDENTIAL) if (!operations.some((op) => `${op.method} ${op.path}` === name)) wrong.push(`${name}: missing from the document`);

@@ -8,7 +8,10 @@ const scenarioBody = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
   template: 'minimal',
   command: 'echo hello',
-  checks: [{ type: 'exit_code', equals: 0 }, { type: 'output_contains', value: 'hello', weight: 2 }],
+  checks: [
+    { type: 'exit_code', equals: 0 },
+    { type: 'output_contains', value: 'hello', weight: 2 },
+  ],
   ...extra,
 });
 
@@ -33,7 +36,10 @@ describe.each(BACKENDS)('eval scenarios and suites on %s', (backend) => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'greets', description: '', template: 'minimal', command: 'echo hello', env: {}, network_mode: 'none', timeout_seconds: 60, pass_threshold: 1 });
     expect(created.body.id).toMatch(/^evs_/);
-    expect(created.body.checks).toEqual([{ type: 'exit_code', equals: 0 }, { type: 'output_contains', value: 'hello', weight: 2 }]);
+    expect(created.body.checks).toEqual([
+      { type: 'exit_code', equals: 0 },
+      { type: 'output_contains', value: 'hello', weight: 2 },
+    ]);
     const fetched = await t.request('GET', `/v1/evals/scenarios/${created.body.id}`, { token: key });
     expect(fetched.body).toEqual(created.body);
     const listed = await t.request('GET', '/v1/evals/scenarios', { token: key });
@@ -52,7 +58,15 @@ describe.each(BACKENDS)('eval scenarios and suites on %s', (backend) => {
     [{ checks: [] }, 'body.checks must NOT have fewer than 1 items'],
     [{ checks: [{ type: 'exit_code' }] }, 'body.checks[0].equals is required for a exit_code check'],
     [{ checks: [{ type: 'output_contains', value: 'x', pattern: 'y' }] }, 'body.checks[0].pattern is not used by a output_contains check'],
-    [{ checks: [{ type: 'exit_code', equals: 0 }, { type: 'output_matches', pattern: '(' }] }, /^body\.checks\[1\]\.pattern is not a valid regular expression: /],
+    [
+      {
+        checks: [
+          { type: 'exit_code', equals: 0 },
+          { type: 'output_matches', pattern: '(' },
+        ],
+      },
+      /^body\.checks\[1\]\.pattern is not a valid regular expression: /,
+    ],
     [{ checks: [{ type: 'nope' }] }, /^body\.checks\.0\.type must be one of: exit_code, output_contains/],
     [{ checks: [{ type: 'exit_code', equals: 0, weight: 0 }] }, 'body.checks.0.weight must be > 0'],
     [{ template: 'windows' }, /^body\.template/],
@@ -66,7 +80,7 @@ describe.each(BACKENDS)('eval scenarios and suites on %s', (backend) => {
     else expect(reply.body.error).toMatch(message);
   });
 
-  it('answers 404 for another account\'s scenario and suite', async () => {
+  it("answers 404 for another account's scenario and suite", async () => {
     const scenario = (await post('/v1/evals/scenarios', scenarioBody('mine'))).body;
     const suite = (await post('/v1/evals/suites', { name: 'mine', scenario_ids: [scenario.id] })).body;
     for (const path of [`/v1/evals/scenarios/${scenario.id}`, `/v1/evals/suites/${suite.id}`]) {

@@ -56,12 +56,37 @@ class TestExecutor implements AgentExecutor {
     const { taskId, contextId } = request;
     const status = (state: TaskState, note?: string, metadata: Record<string, unknown> = {}) =>
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, timestamp: new Date().toISOString(), message: note ? agentMessage(taskId, contextId, note) : undefined }, metadata }));
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined }, artifacts: [], history: [message], metadata: {} }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString(), message: undefined },
+        artifacts: [],
+        history: [message],
+        metadata: {},
+      }),
+    );
     status(TaskState.TASK_STATE_WORKING);
     const prompt = message.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
     switch (message.metadata?.skill_id) {
       case 'echo':
-        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId: 'answer', name: 'answer', description: '', parts: [text(`echo: ${prompt}`), { content: { $case: 'data', value: { length: prompt.length } }, metadata: undefined, filename: '', mediaType: 'application/json' }], metadata: { cost_usd: 0.01 }, extensions: [] }, append: false, lastChunk: true, metadata: {} }));
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: {
+              artifactId: 'answer',
+              name: 'answer',
+              description: '',
+              parts: [text(`echo: ${prompt}`), { content: { $case: 'data', value: { length: prompt.length } }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+              metadata: { cost_usd: 0.01 },
+              extensions: [],
+            },
+            append: false,
+            lastChunk: true,
+            metadata: {},
+          }),
+        );
         status(TaskState.TASK_STATE_COMPLETED, 'done', { cost_usd: 0.01 });
         return;
       case 'fail':

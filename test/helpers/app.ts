@@ -76,7 +76,7 @@ export interface StartOptions {
  */
 function effectiveProfile(requested: number | undefined): number | undefined {
   const base = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
-  if (!Number.isInteger(base) || (base < 0 || base > 90 || base % 10 !== 0)) throw new Error('PADDOCK_TEST_NETWORK_BASE must be one of 0, 10, 20, … 90');
+  if (!Number.isInteger(base) || base < 0 || base > 90 || base % 10 !== 0) throw new Error('PADDOCK_TEST_NETWORK_BASE must be one of 0, 10, 20, … 90');
   if (!requested) return base || undefined;
   return base + requested;
 }

@@ -37,7 +37,9 @@ def own_mac():
 `;
 
 /** argv: tag, own ip, gateway, neighbour ip, neighbour MAC, UDP port on the gateway. */
-export const FRAME_ATTACK = FRAMES + String.raw`
+export const FRAME_ATTACK =
+  FRAMES +
+  String.raw`
 tag, me, gateway, neighbour, neighbour_mac, port = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], mac(sys.argv[5]), int(sys.argv[6])
 result = {}
 honest = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -76,7 +78,9 @@ print(json.dumps(result))
  * argv: own ip, gateway, neighbour MAC. Sends frames posing as the neighbour (which on a learning bridge
  * moves the neighbour's MAC to this port), then counts frames addressed to the neighbour that arrive here.
  */
-export const HIJACK_ATTACK = FRAMES + String.raw`
+export const HIJACK_ATTACK =
+  FRAMES +
+  String.raw`
 import time
 me, gateway, neighbour_mac = sys.argv[1], sys.argv[2], mac(sys.argv[3])
 seen = 0

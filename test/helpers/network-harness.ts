@@ -84,10 +84,7 @@ export function stopChildren(): void {
   for (const child of children) child.kill('SIGKILL');
 }
 
-export type Target =
-  | { kind: 'http'; host: string; port: number }
-  | { kind: 'tcp'; host: string; port: number }
-  | { kind: 'dns'; server: string; name: string };
+export type Target = { kind: 'http'; host: string; port: number } | { kind: 'tcp'; host: string; port: number } | { kind: 'dns'; server: string; name: string };
 
 export interface ProbeResult {
   ok: boolean;
@@ -118,9 +115,7 @@ export async function createWorld(recordsFile: string): Promise<void> {
   await must('ip', ['route', 'add', `${WORLD.metadata}/32`, 'via', WORLD.address]);
   await writeFile(recordsFile, JSON.stringify({}));
   const http = [WORLD.serverA, WORLD.serverB, WORLD.metadata].map((host) => ({ host, port: WORLD.httpPort }));
-  await startInNetns(`/run/netns/${WORLD.netns}`, 'world.mjs', [
-    JSON.stringify({ http, dns: { host: WORLD.dns, port: 53, recordsFile } }),
-  ]);
+  await startInNetns(`/run/netns/${WORLD.netns}`, 'world.mjs', [JSON.stringify({ http, dns: { host: WORLD.dns, port: 53, recordsFile } })]);
 }
 
 export async function setDnsRecords(recordsFile: string, records: Record<string, string[]>): Promise<void> {
@@ -144,7 +139,10 @@ export async function destroyTestNetwork(): Promise<void> {
   }
   await quiet('nft', ['delete', 'table', 'inet', TEST_NET.tableName]);
   await quiet('nft', ['delete', 'table', 'bridge', TEST_NET.tableName]);
-  for (const rule of [['-i', TEST_NET.bridgeName], ['-o', TEST_NET.bridgeName]]) {
+  for (const rule of [
+    ['-i', TEST_NET.bridgeName],
+    ['-o', TEST_NET.bridgeName],
+  ]) {
     for (const verdict of ['ACCEPT', 'DROP']) {
       while ((await runCommand('iptables', ['-D', 'FORWARD', ...rule, '-j', verdict]).catch(() => ({ exitCode: 1 }))).exitCode === 0);
     }

@@ -9,7 +9,11 @@ export async function startNodeServerSandbox(t: TestApp, key: string, server: st
   const created = await api('POST', '/v1/sandboxes', { template: 'node-22', cpus: 1, memory_mb: 512, disk_gb: 1 });
   expect(created.status).toBe(201);
   const sandboxId: string = created.body.id;
-  const put = await fetch(`${t.url}/v1/sandboxes/${sandboxId}/files/content?path=server.mjs`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' }, body: server });
+  const put = await fetch(`${t.url}/v1/sandboxes/${sandboxId}/files/content?path=server.mjs`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+    body: server,
+  });
   expect(put.status).toBe(200);
   await api('POST', `/v1/sandboxes/${sandboxId}/exec`, { command: 'nohup node server.mjs >/tmp/server.log 2>&1 &' });
   await waitFor(

@@ -22,7 +22,14 @@ export async function getRun(t: TestApp, key: string, pipelineId: string, runId:
 }
 
 /** Polls the run until `done(run)` holds; fails with the last run seen after `timeoutMs`. */
-export async function waitForRun(t: TestApp, key: string, pipelineId: string, runId: string, done: (run: any) => boolean = (run) => ['succeeded', 'failed', 'canceled'].includes(run.status), timeoutMs = 60_000) {
+export async function waitForRun(
+  t: TestApp,
+  key: string,
+  pipelineId: string,
+  runId: string,
+  done: (run: any) => boolean = (run) => ['succeeded', 'failed', 'canceled'].includes(run.status),
+  timeoutMs = 60_000,
+) {
   return waitFor(
     `run ${runId} to reach the expected state`,
     async () => {

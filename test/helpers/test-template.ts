@@ -17,7 +17,11 @@ export async function ensureTestTemplate(): Promise<void> {
       await mkdir(lock);
       break;
     } catch {
-      const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs).catch(() => Date.now()));
+      const age =
+        Date.now() -
+        (await stat(lock)
+          .then((s) => s.mtimeMs)
+          .catch(() => Date.now()));
       if (age > staleLockMs) await rmdir(lock).catch(() => {});
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }

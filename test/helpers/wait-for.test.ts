@@ -11,10 +11,15 @@ describe('waitFor', () => {
   it('polls again after a check that throws', async () => {
     let calls = 0;
     await expect(
-      waitFor('a check that stops throwing', () => {
-        if (++calls < 3) throw new Error('not yet');
-        return 'done';
-      }, 1000, 1),
+      waitFor(
+        'a check that stops throwing',
+        () => {
+          if (++calls < 3) throw new Error('not yet');
+          return 'done';
+        },
+        1000,
+        1,
+      ),
     ).resolves.toBe('done');
   });
 
@@ -25,6 +30,8 @@ describe('waitFor', () => {
   });
 
   it('fails with the last error a check threw', async () => {
-    await expect(waitFor('the run to finish', () => Promise.reject(new Error('the run is running')), 50, 10)).rejects.toThrow('waiting for the run to finish; the last check threw: the run is running');
+    await expect(waitFor('the run to finish', () => Promise.reject(new Error('the run is running')), 50, 10)).rejects.toThrow(
+      'waiting for the run to finish; the last check threw: the run is running',
+    );
   });
 });

@@ -5,9 +5,15 @@ import { startApp } from './app.js';
 import { waitFor } from './wait-for.js';
 
 const [dataDir, profile, runtime, pool] = process.argv.slice(2);
-const app = await startApp('sqlite', { PADDOCK_WARM_POOL: pool, PADDOCK_LOG_LEVEL: 'warn' }, {
-  runtime: runtime as 'runc' | 'gvisor', networkProfile: Number(profile), reuse: { dataDir, databaseUrl: null },
-});
+const app = await startApp(
+  'sqlite',
+  { PADDOCK_WARM_POOL: pool, PADDOCK_LOG_LEVEL: 'warn' },
+  {
+    runtime: runtime as 'runc' | 'gvisor',
+    networkProfile: Number(profile),
+    reuse: { dataDir, databaseUrl: null },
+  },
+);
 const full = () => app.runtime!.warmPoolStatus!().every((entry) => entry.ready.length === entry.target);
 await waitFor('the warm pool to fill', full, 120_000);
 const ready = app.runtime!.warmPoolStatus!().flatMap((entry) => entry.ready);

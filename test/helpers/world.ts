@@ -79,24 +79,33 @@ function makePackageIndexes(dir: string): void {
   // The registry's layout (`<registry>/<name>/-/<file>.tgz`): npm 12 fetches a tarball outside it only with allow-remote.
   const packageDir = path.join(root, 'npm', 'paddock-hello');
   fs.mkdirSync(path.join(packageDir, '-'), { recursive: true });
-  const tarballName = sh('npm', ['pack', '--silent', '--pack-destination', path.join(packageDir, '-')], source).split('\n').pop()!;
+  const tarballName = sh('npm', ['pack', '--silent', '--pack-destination', path.join(packageDir, '-')], source)
+    .split('\n')
+    .pop()!;
   const tarball = fs.readFileSync(path.join(packageDir, '-', tarballName));
   const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
-  fs.writeFileSync(path.join(packageDir, 'index.json'), JSON.stringify({
-    name: 'paddock-hello',
-    'dist-tags': { latest: '1.0.0' },
-    versions: {
-      '1.0.0': {
-        name: 'paddock-hello', version: '1.0.0', bin: { 'paddock-hello': 'bin/hello.js' },
-        dist: { tarball: `https://${WORLD.serverA}/npm/paddock-hello/-/${tarballName}`, integrity, shasum: createHash('sha1').update(tarball).digest('hex') },
+  fs.writeFileSync(
+    path.join(packageDir, 'index.json'),
+    JSON.stringify({
+      name: 'paddock-hello',
+      'dist-tags': { latest: '1.0.0' },
+      versions: {
+        '1.0.0': {
+          name: 'paddock-hello',
+          version: '1.0.0',
+          bin: { 'paddock-hello': 'bin/hello.js' },
+          dist: { tarball: `https://${WORLD.serverA}/npm/paddock-hello/-/${tarballName}`, integrity, shasum: createHash('sha1').update(tarball).digest('hex') },
+        },
       },
-    },
-  }));
+    }),
+  );
 
   const wheelName = 'paddock_hello-1.0.0-py3-none-any.whl';
   const wheel = path.join(root, 'wheels', wheelName);
   fs.mkdirSync(path.dirname(wheel), { recursive: true });
-  execFileSync('python3', ['-c', `
+  execFileSync('python3', [
+    '-c',
+    `
 import base64, hashlib, sys, zipfile
 files = {
   'paddock_hello/__init__.py': 'GREETING = "hello from pip"\\n',
@@ -108,7 +117,9 @@ files['paddock_hello-1.0.0.dist-info/RECORD'] = record + 'paddock_hello-1.0.0.di
 with zipfile.ZipFile(sys.argv[1], 'w') as z:
     for name, body in files.items():
         z.writestr(name, body)
-`, wheel]);
+`,
+    wheel,
+  ]);
   const digest = createHash('sha256').update(fs.readFileSync(wheel)).digest('hex');
   fs.mkdirSync(path.join(root, 'simple', 'paddock-hello'), { recursive: true });
   fs.writeFileSync(path.join(root, 'simple', 'paddock-hello', 'index.html'), `<html><body><a href="/wheels/${wheelName}#sha256=${digest}">${wheelName}</a></body></html>`);
@@ -164,7 +175,13 @@ export async function createWorld(): Promise<World> {
   return {
     dir,
     commits,
-    requests: () => fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+    requests: () =>
+      fs
+        .readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
     async close() {
       server.kill('SIGKILL');
       teardownNetwork();

@@ -10,7 +10,16 @@ let sequence = 0;
 function event(type: SandboxEvent['type'], from: SandboxEvent['from'], to: SandboxEvent['to'], data: Record<string, unknown>): SandboxEvent {
   return { id: `evt_${++sequence}`, type, sandboxId: 'sbx_metrics', accountId: 'acc_metrics', at: new Date().toISOString(), from, to, data };
 }
-const exec = (durationMs: number, exitCode: number, timedOut = false): ExecFinished => ({ accountId: 'acc_metrics', sandboxId: 'sbx_metrics', command: 'true', exitCode, durationMs, timedOut, output: '', truncated: false });
+const exec = (durationMs: number, exitCode: number, timedOut = false): ExecFinished => ({
+  accountId: 'acc_metrics',
+  sandboxId: 'sbx_metrics',
+  command: 'true',
+  exitCode,
+  durationMs,
+  timedOut,
+  output: '',
+  truncated: false,
+});
 
 async function scrape(registry: ReturnType<typeof createRegistry>) {
   return parseExposition(await registry.metrics());

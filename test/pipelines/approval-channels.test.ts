@@ -15,9 +15,18 @@ describe('approval notifications', () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     chat = await startHttpReceiver();
-    t = await startApp('sqlite', { SMTP_URL: smtp.url, PADDOCK_ALLOW_PRIVATE_WEBHOOKS: 'true', PADDOCK_ALLOW_HTTP_WEBHOOKS: 'true', PADDOCK_OUTBOX_POLL_INTERVAL_MS: '50', PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' });
+    t = await startApp('sqlite', {
+      SMTP_URL: smtp.url,
+      PADDOCK_ALLOW_PRIVATE_WEBHOOKS: 'true',
+      PADDOCK_ALLOW_HTTP_WEBHOOKS: 'true',
+      PADDOCK_OUTBOX_POLL_INTERVAL_MS: '50',
+      PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50',
+    });
     ({ key } = await t.signup());
-    const config = await t.request('PUT', '/v1/notifications/config', { token: key, body: { channels: { email: { enabled: true, address: 'ops@example.com' }, chat_a: { enabled: true, webhook_url: `${chat.url}/services/T1/B1/x` } } } });
+    const config = await t.request('PUT', '/v1/notifications/config', {
+      token: key,
+      body: { channels: { email: { enabled: true, address: 'ops@example.com' }, chat_a: { enabled: true, webhook_url: `${chat.url}/services/T1/B1/x` } } },
+    });
     expect(config.status, config.text).toBe(200);
   });
   afterAll(async () => {
@@ -27,7 +36,10 @@ describe('approval notifications', () => {
   });
 
   it('sends the approval request to email and chat_a and records it in the dashboard', async () => {
-    const pipeline = await createPipeline(t, key, { name: 'release', stages: [{ name: 'prod', type: 'await_approval', config: { message: 'Ship release 7?', channels: ['dashboard', 'email', 'chat_a'] } }] });
+    const pipeline = await createPipeline(t, key, {
+      name: 'release',
+      stages: [{ name: 'prod', type: 'await_approval', config: { message: 'Ship release 7?', channels: ['dashboard', 'email', 'chat_a'] } }],
+    });
     const run = await startRun(t, key, pipeline.id);
     await waitForRun(t, key, pipeline.id, run.id, (r) => r.status === 'paused');
     await waitFor('the chat message', () => chat.requests.length > 0);

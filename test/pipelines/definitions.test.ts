@@ -22,7 +22,15 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
   });
 
   it('creates version 1 and reads it back', async () => {
-    const pipeline = await createPipeline(t, key, { name: 'build-and-test', description: 'ci', stages: [{ name: 'build', type: 'command', command: 'make' }, { name: 'test', type: 'command', command: 'make test', depends_on: ['build'] }], defaults: { template: 'minimal', retry: { max_attempts: 2 } } });
+    const pipeline = await createPipeline(t, key, {
+      name: 'build-and-test',
+      description: 'ci',
+      stages: [
+        { name: 'build', type: 'command', command: 'make' },
+        { name: 'test', type: 'command', command: 'make test', depends_on: ['build'] },
+      ],
+      defaults: { template: 'minimal', retry: { max_attempts: 2 } },
+    });
     expect(pipeline).toMatchObject({ name: 'build-and-test', description: 'ci', status: 'active', version: 1, defaults: { template: 'minimal' } });
     expect(pipeline.id).toMatch(/^pip_/);
     const read = await t.request('GET', `/v1/pipelines/${pipeline.id}`, { token: key });
@@ -86,7 +94,15 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
   });
 
   it.each([
-    ['a cycle, named', [{ name: 'a', type: 'command', command: 'x', depends_on: ['c'] }, { name: 'b', type: 'command', command: 'x', depends_on: ['a'] }, { name: 'c', type: 'command', command: 'x', depends_on: ['b'] }], /cycle: a → b → c → a/],
+    [
+      'a cycle, named',
+      [
+        { name: 'a', type: 'command', command: 'x', depends_on: ['c'] },
+        { name: 'b', type: 'command', command: 'x', depends_on: ['a'] },
+        { name: 'c', type: 'command', command: 'x', depends_on: ['b'] },
+      ],
+      /cycle: a → b → c → a/,
+    ],
     ['an unknown dependency', [{ name: 'a', type: 'command', command: 'x', depends_on: ['nope'] }], /body.stages\[0\].depends_on\[0\] names no stage of this pipeline: "nope"/],
     ['duplicate stage names', [gate, gate], /body.stages\[1\].name "gate" is used by another stage/],
     ['an unknown stage type', [{ name: 'a', type: 'docker' }], /body.stages\/0\/type|body.stages.0.type/],
@@ -110,7 +126,10 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body).toMatchObject({ version: 2, description: 'v2' });
     const versions = await t.request('GET', `/v1/pipelines/${pipeline.id}/versions`, { token: key });
-    expect(versions.body.map((v: any) => [v.version, v.stages.length])).toEqual([[2, 2], [1, 1]]);
+    expect(versions.body.map((v: any) => [v.version, v.stages.length])).toEqual([
+      [2, 2],
+      [1, 1],
+    ]);
     const v1 = await t.request('GET', `/v1/pipelines/${pipeline.id}/versions/1`, { token: key });
     expect(v1.body.stages).toEqual([gate]);
     expect((await t.request('GET', `/v1/pipelines/${pipeline.id}/versions/3`, { token: key })).status).toBe(404);

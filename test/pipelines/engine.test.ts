@@ -46,7 +46,12 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
     expect(events[0].type).toBe('pipeline.run.created');
     expect(events[1].type).toBe('pipeline.run.started');
     expect(events.at(-1)!.type).toBe('pipeline.run.completed');
-    expect(events.filter((e) => e.type === 'pipeline.stage.started').map((e) => e.stage).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(
+      events
+        .filter((e) => e.type === 'pipeline.stage.started')
+        .map((e) => e.stage)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd']);
     expect(events.filter((e) => e.type === 'pipeline.stage.completed')).toHaveLength(4);
     const list = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs`, { token: key });
     expect(list.body[0]).toMatchObject({ id: started.id, status: 'succeeded' });
@@ -66,7 +71,13 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
 
   it('on_failure continue skips dependants (GitHub Actions), runs on_failure handlers and other branches', async () => {
     const { pipeline, started } = await run({
-      stages: [fail('a', { on_failure: 'continue' }), pass('after-a', { depends_on: ['a'] }), pass('after-after', { depends_on: ['after-a'] }), pass('cleanup', { depends_on: ['a'], condition: { on_failure: true } }), pass('other')],
+      stages: [
+        fail('a', { on_failure: 'continue' }),
+        pass('after-a', { depends_on: ['a'] }),
+        pass('after-after', { depends_on: ['after-a'] }),
+        pass('cleanup', { depends_on: ['a'], condition: { on_failure: true } }),
+        pass('other'),
+      ],
     });
     const done = await waitForRun(t, key, pipeline.id, started.id);
     expect(statuses(done)).toEqual({ a: 'failed', 'after-a': 'skipped', 'after-after': 'skipped', cleanup: 'succeeded', other: 'succeeded' });
@@ -76,7 +87,13 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
 
   it('applies condition.if over the run input and earlier stages', async () => {
     const { pipeline, started } = await run(
-      { stages: [pass('a'), pass('main-only', { depends_on: ['a'], condition: { if: 'input.branch == "main" && stages.a.status == "succeeded"' } }), pass('dev-only', { condition: { if: 'input.env.DEPLOY == "dev"' } })] },
+      {
+        stages: [
+          pass('a'),
+          pass('main-only', { depends_on: ['a'], condition: { if: 'input.branch == "main" && stages.a.status == "succeeded"' } }),
+          pass('dev-only', { condition: { if: 'input.env.DEPLOY == "dev"' } }),
+        ],
+      },
       { repo: 'https://example.com/x.git', branch: 'main', env: { DEPLOY: 'prod' } },
     );
     const done = await waitForRun(t, key, pipeline.id, started.id);
@@ -95,9 +112,15 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
     const starts = events.filter((e) => e.type === 'pipeline.stage.started').map((e) => e.data.attempt);
     expect(starts).toEqual([1, 2, 3]);
     const logs = await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${started.id}/stages/flaky/logs`, { token: key });
-    expect(logs.body.attempts.map((a: any) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']]);
+    expect(logs.body.attempts.map((a: any) => [a.attempt, a.status])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'failed'],
+    ]);
     expect(logs.body.attempts[0].stdout).toMatch(/expression is false/);
-    const startedTimes = (await t.storage.db.selectFrom('pipeline_stage_attempts').select('started_at').where('run_stage_id', '=', stageOf(done, 'flaky').id).orderBy('attempt').execute()).map((r) => Date.parse(r.started_at));
+    const startedTimes = (await t.storage.db.selectFrom('pipeline_stage_attempts').select('started_at').where('run_stage_id', '=', stageOf(done, 'flaky').id).orderBy('attempt').execute()).map((r) =>
+      Date.parse(r.started_at),
+    );
     expect(startedTimes[1] - startedTimes[0]).toBeGreaterThanOrEqual(300);
     expect(startedTimes[2] - startedTimes[1]).toBeGreaterThanOrEqual(600);
   });
@@ -110,7 +133,10 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
       ],
     });
     const done = await waitForRun(t, key, pipeline.id, started.id);
-    expect(stageOf(done, 'ok').gate_result.passed_checks.map((c: any) => [c.type, c.actual])).toEqual([['trust', '100'], ['cost', '0.000000']]);
+    expect(stageOf(done, 'ok').gate_result.passed_checks.map((c: any) => [c.type, c.actual])).toEqual([
+      ['trust', '100'],
+      ['cost', '0.000000'],
+    ]);
     const strict = stageOf(done, 'strict').gate_result;
     expect(strict.passed).toBe(false);
     expect(strict.failed_checks.map((c: any) => [c.type, c.message])).toEqual([
@@ -123,7 +149,11 @@ describe.each(BACKENDS)('run engine on %s', (backend) => {
 
   it('pauses at an approval, notifies, and resumes on approve (idempotent; 409 when nothing waits)', async () => {
     const { pipeline, started } = await run({
-      stages: [pass('build'), { name: 'ship-it', type: 'await_approval', depends_on: ['build'], config: { message: 'Deploy to prod?', channels: ['dashboard'] } }, { name: 'check', type: 'gate', depends_on: ['ship-it'], config: { state_key: 'go' } }],
+      stages: [
+        pass('build'),
+        { name: 'ship-it', type: 'await_approval', depends_on: ['build'], config: { message: 'Deploy to prod?', channels: ['dashboard'] } },
+        { name: 'check', type: 'gate', depends_on: ['ship-it'], config: { state_key: 'go' } },
+      ],
     });
     const base = `/v1/pipelines/${pipeline.id}/runs/${started.id}`;
     const paused = await waitForRun(t, key, pipeline.id, started.id, (r) => r.status === 'paused');

@@ -41,7 +41,13 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
       name: 'test llm spend',
       onExec: async ({ accountId: owner, sandboxId, command }) => {
         if (!command.includes(LLM_MARK)) return;
-        const event = { session_id: `agent-${sandboxId}`, sandbox_id: sandboxId, type: 'llm_call', timestamp: new Date().toISOString(), payload: { model: 'gpt-4o', provider: 'openai', tokens_in: 10, tokens_out: 5, cost_usd: 0.3 } };
+        const event = {
+          session_id: `agent-${sandboxId}`,
+          sandbox_id: sandboxId,
+          type: 'llm_call',
+          timestamp: new Date().toISOString(),
+          payload: { model: 'gpt-4o', provider: 'openai', tokens_in: 10, tokens_out: 5, cost_usd: 0.3 },
+        };
         const result = await t.services.sessions.ingest(owner, [event]);
         expect(result.accepted).toBe(1);
       },
@@ -81,7 +87,15 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
 
   it('runs a suite as a stage: pass rate, score, every gate_result field, the result in state', async () => {
     const ok = await scenario('suite-ok', 'echo 42', [{ type: 'output_equals', value: '42' }]);
-    const half = await scenario('suite-half', 'echo partial; exit 3', [{ type: 'output_contains', value: 'partial' }, { type: 'exit_code', equals: 0 }], { pass_threshold: 0.9 });
+    const half = await scenario(
+      'suite-half',
+      'echo partial; exit 3',
+      [
+        { type: 'output_contains', value: 'partial' },
+        { type: 'exit_code', equals: 0 },
+      ],
+      { pass_threshold: 0.9 },
+    );
     const suite = (await post('/v1/evals/suites', { name: 'nightly', scenario_ids: [ok.id, half.id] })).body;
 
     const context = stageContext(accountId, 'quality', { suite_name: 'nightly', min_pass_rate: 0.5, max_cost_usd: 1, fail_on_regression: true, store_result_in_state: true });
@@ -110,15 +124,34 @@ describe.each(COMBOS)('eval stage on %s with %s', (runtime, backend) => {
   });
 
   it('fails on a regression against the baseline of earlier runs, by id', async () => {
-    const flaky = await scenario('regresses', 'echo a; echo b', [{ type: 'output_contains', value: 'a' }, { type: 'output_contains', value: 'b' }]);
+    const flaky = await scenario('regresses', 'echo a; echo b', [
+      { type: 'output_contains', value: 'a' },
+      { type: 'output_contains', value: 'b' },
+    ]);
     expect((await post(`/v1/evals/scenarios/${flaky.id}/run`)).body.score).toBe(1);
     await t.request('PUT', `/v1/evals/scenarios/${flaky.id}`, { token: key, body: { command: 'echo a' } });
 
-    const outcome = await stage(stageContext(accountId, 'gatekeeper', { scenario_id: flaky.id, min_pass_rate: 0, fail_on_regression: true, regression_threshold: 0.2, baseline_count: 3, store_result_in_state: true, result_state_key: 'regress' }));
+    const outcome = await stage(
+      stageContext(accountId, 'gatekeeper', {
+        scenario_id: flaky.id,
+        min_pass_rate: 0,
+        fail_on_regression: true,
+        regression_threshold: 0.2,
+        baseline_count: 3,
+        store_result_in_state: true,
+        result_state_key: 'regress',
+      }),
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.gate_result).toMatchObject({ passed: false, score: 0.5, baseline_score: 1, baseline_count: 1, score_delta: -0.5, is_regression: true, regression_pct: 50 });
     expect(outcome.gate_result!.failed_checks).toEqual([
-      { type: 'regression', expected: 'score drop <= 0.2', actual: 'drop 0.5 from baseline 1', passed: false, message: 'score 0.5 regressed 50% from the baseline 1 of the last 1 runs (allowed drop 0.2)' },
+      {
+        type: 'regression',
+        expected: 'score drop <= 0.2',
+        actual: 'drop 0.5 from baseline 1',
+        passed: false,
+        message: 'score 0.5 regressed 50% from the baseline 1 of the last 1 runs (allowed drop 0.2)',
+      },
     ]);
     expect(outcome.error).toBe(outcome.gate_result!.message);
   });

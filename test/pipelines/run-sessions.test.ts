@@ -66,7 +66,16 @@ describe.each(BACKENDS)('run sessions on %s', (backend) => {
     expect((await timeline(t, key, pipeline.id, started.id)).map((e) => e.type)).toEqual(events.map((e: any) => e.data.event));
 
     const session = await t.request('GET', `/v1/sessions/${started.session_id}`, { token: key });
-    expect(session.body).toMatchObject({ id: started.session_id, sandbox_id: null, pipeline_run_id: started.id, status: 'failed', agent_type: 'paddock-pipeline', event_count: 7, trust_score: 100, cost_usd: 0 });
+    expect(session.body).toMatchObject({
+      id: started.session_id,
+      sandbox_id: null,
+      pipeline_run_id: started.id,
+      status: 'failed',
+      agent_type: 'paddock-pipeline',
+      event_count: 7,
+      trust_score: 100,
+      cost_usd: 0,
+    });
     expect(session.body.ended_at).toBe(events[6].timestamp);
     const summary = await t.request('GET', `/v1/sessions/${started.session_id}/replay/summary`, { token: key });
     expect(summary.body).toMatchObject({ session_id: started.session_id, sandbox_id: null, pipeline_run_id: started.id, event_count: 7, counts: { lifecycle: 7 } });
@@ -102,7 +111,10 @@ describe.each(BACKENDS)('run sessions on %s', (backend) => {
     });
     const started = await startRun(t, key, pipeline.id);
     const paused = await waitForRun(t, key, pipeline.id, started.id, (r) => r.status === 'paused');
-    expect(stageOf(paused, 'before').gate_result.passed_checks.map((c: any) => [c.type, c.actual])).toEqual([['trust', '100'], ['cost', '0.000000']]);
+    expect(stageOf(paused, 'before').gate_result.passed_checks.map((c: any) => [c.type, c.actual])).toEqual([
+      ['trust', '100'],
+      ['cost', '0.000000'],
+    ]);
 
     const reply = await ingest([
       runEvent(started.id, started.session_id, 'llm_call', { model: 'gpt-4o', provider: 'openai', tokens_in: 1000, tokens_out: 200, cost_usd: 0.75 }),

@@ -31,7 +31,11 @@ describe.each(BACKENDS)('state gateway on %s', (backend) => {
   });
 
   const call = (method: string, suffix: string, body?: unknown) =>
-    fetch(`${access.PADDOCK_STATE_URL}${suffix}`, { method, headers: { authorization: `Bearer ${access.PADDOCK_STATE_TOKEN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${access.PADDOCK_STATE_URL}${suffix}`, {
+      method,
+      headers: { authorization: `Bearer ${access.PADDOCK_STATE_TOKEN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   it('answers 400 for a key whose percent-encoding does not decode, on every method', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {

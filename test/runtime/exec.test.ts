@@ -35,14 +35,21 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
 
   it('lets a request override env and cwd', async () => {
     const result = await runtime.exec(spec.id, {
-      command: 'echo "$GREETING"; pwd', env: { GREETING: 'override' }, cwd: '/tmp', timeoutMs: 10_000, maxOutputBytes: 1000,
+      command: 'echo "$GREETING"; pwd',
+      env: { GREETING: 'override' },
+      cwd: '/tmp',
+      timeoutMs: 10_000,
+      maxOutputBytes: 1000,
     });
     expect(result.stdout.toString()).toBe('override\n/tmp\n');
   });
 
   it('runs an argument array without a shell', async () => {
     const result = await runtime.exec(spec.id, {
-      command: '', argv: ['printf', '%s|', 'two words', '$HOME', '; echo injected'], timeoutMs: 10_000, maxOutputBytes: 1000,
+      command: '',
+      argv: ['printf', '%s|', 'two words', '$HOME', '; echo injected'],
+      timeoutMs: 10_000,
+      maxOutputBytes: 1000,
     });
     expect(result.stdout.toString()).toBe('two words|$HOME|; echo injected|');
   });
@@ -141,10 +148,14 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
   it('detects listening ports', async () => {
     await shell(runtime, spec.id, 'python3 -m http.server 8123 --bind 0.0.0.0 >/dev/null 2>&1 &');
     await shell(runtime, spec.id, 'python3 -c "import socket,time,os\nif os.fork()==0:\n  s=socket.socket(socket.AF_INET6)\n  s.bind((\'::\',9456)); s.listen(); time.sleep(60)" >/dev/null 2>&1');
-    const ports = await waitFor('ports 8123 and 9456 to listen', async () => {
-      const found = await runtime.listeningPorts(spec.id);
-      return found.some((p) => p.port === 8123) && found.some((p) => p.port === 9456) ? found : null;
-    }, 10_000);
+    const ports = await waitFor(
+      'ports 8123 and 9456 to listen',
+      async () => {
+        const found = await runtime.listeningPorts(spec.id);
+        return found.some((p) => p.port === 8123) && found.some((p) => p.port === 9456) ? found : null;
+      },
+      10_000,
+    );
     expect(ports).toContainEqual({ port: 8123, address: '0.0.0.0' });
     expect(ports).toContainEqual({ port: 9456, address: '::' });
     const served = await shell(runtime, spec.id, 'python3 -c "import urllib.request;print(urllib.request.urlopen(\'http://127.0.0.1:8123/\').status)"');

@@ -44,8 +44,7 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: filesystem', (driver) =>
     const versions = await shell(runtime, nodeSpec.id, 'node -v && npm -v && pnpm -v && tsc -v');
     expect(versions.code).toBe(0);
     expect(versions.out).toMatch(/^v22\./);
-    await shell(runtime, nodeSpec.id,
-      'node -e "require(\'http\').createServer((q, s) => s.end(\'from node\')).listen(3000)" >/dev/null 2>&1 &');
+    await shell(runtime, nodeSpec.id, "node -e \"require('http').createServer((q, s) => s.end('from node')).listen(3000)\" >/dev/null 2>&1 &");
     await waitFor('port 3000 to listen', async () => (await runtime.listeningPorts(nodeSpec.id)).some((port) => port.port === 3000), 15_000);
     const fetched = await shell(runtime, nodeSpec.id, 'node -e "fetch(\'http://127.0.0.1:3000\').then(r => r.text()).then(console.log)"');
     expect(fetched.out).toBe('from node\n');

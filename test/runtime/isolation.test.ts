@@ -21,16 +21,13 @@ const cgroupWrites = [
 ].join('\n');
 
 async function hostMemoryLimitBytes(id: string): Promise<number> {
-  const file = (await cgroupVersion()) === 2
-    ? `/sys/fs/cgroup${sandboxCgroupsPath(id)}/memory.max`
-    : `/sys/fs/cgroup/memory${sandboxCgroupsPath(id)}/memory.limit_in_bytes`;
+  const file = (await cgroupVersion()) === 2 ? `/sys/fs/cgroup${sandboxCgroupsPath(id)}/memory.max` : `/sys/fs/cgroup/memory${sandboxCgroupsPath(id)}/memory.limit_in_bytes`;
   return Number((await readFile(file, 'utf8')).trim());
 }
 
 /** Calls a system call directly (no helper binary that could refuse on its own) and prints "result error". */
 async function rawSyscall(runtime: SandboxRuntime, id: string, number: number, args: string, setup = ''): Promise<string> {
-  const script = `import ctypes, os\n${setup}\nlibc = ctypes.CDLL(None, use_errno=True)\n` +
-    `r = libc.syscall(${number}, ${args})\nprint(r, os.strerror(ctypes.get_errno()))\n`;
+  const script = `import ctypes, os\n${setup}\nlibc = ctypes.CDLL(None, use_errno=True)\n` + `r = libc.syscall(${number}, ${args})\nprint(r, os.strerror(ctypes.get_errno()))\n`;
   const result = await runtime.exec(id, { command: 'python3 -', stdin: Buffer.from(script), timeoutMs: 10_000, maxOutputBytes: 10_000 });
   return result.stdout.toString() + result.stderr.toString();
 }
@@ -110,6 +107,11 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: isolation', (driver) => 
 
   it('has no network beyond loopback in mode none', async () => {
     const result = await shell(runtime, spec.id, 'cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "');
-    expect(result.out.trim().split('\n').filter((name) => name !== 'lo')).toEqual([]);
+    expect(
+      result.out
+        .trim()
+        .split('\n')
+        .filter((name) => name !== 'lo'),
+    ).toEqual([]);
   });
 });

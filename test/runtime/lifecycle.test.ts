@@ -20,7 +20,10 @@ import { ensureTestTemplate } from '../helpers/test-template.js';
 const runFile = promisify(execFile);
 
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function runtimeKnows(driver: RuntimeName, dataDir: string, id: string): Promise<boolean> {
@@ -118,11 +121,15 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: lifecycle', (driver) => 
     const paths = runtimePaths(dataDir);
     if (driver === 'runc') await runFile('runc', ['--root', paths.runcRoot, 'kill', crashed.id, 'KILL']);
     else await runFile('runsc', ['--root', paths.runscRoot, 'kill', '--all', crashed.id, 'KILL']);
-    await waitFor('the killed sandbox to stop', async () => {
-      const [binary, root] = driver === 'runc' ? ['runc', paths.runcRoot] : ['runsc', paths.runscRoot];
-      const { stdout } = await runFile(binary, ['--root', root, 'state', crashed.id]);
-      return JSON.parse(stdout).status === 'stopped' || !(await pidAlive(JSON.parse(stdout).pid));
-    }, 10_000);
+    await waitFor(
+      'the killed sandbox to stop',
+      async () => {
+        const [binary, root] = driver === 'runc' ? ['runc', paths.runcRoot] : ['runsc', paths.runscRoot];
+        const { stdout } = await runFile(binary, ['--root', root, 'state', crashed.id]);
+        return JSON.parse(stdout).status === 'stopped' || !(await pidAlive(JSON.parse(stdout).pid));
+      },
+      10_000,
+    );
 
     const after = make();
     await after.init();

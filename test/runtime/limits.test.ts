@@ -44,7 +44,7 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: limits', (driver) => {
   // gVisor: the whole sandbox is one host cgroup, so the host OOM killer ends the sandbox (reported stopped).
   it('contains a process that exceeds memory_mb', async () => {
     const id = await sandbox({ memoryMb: 128 });
-    const hog = 'python3 -c "b = bytearray(600 * 1024 * 1024); b[::4096] = b\'x\' * len(b[::4096]); print(\'survived\')"';
+    const hog = "python3 -c \"b = bytearray(600 * 1024 * 1024); b[::4096] = b'x' * len(b[::4096]); print('survived')\"";
     if (driver === 'runc') {
       const result = await shell(runtime, id, hog, 60_000);
       expect(result.out).not.toContain('survived');

@@ -81,9 +81,9 @@ describe('templates', () => {
     const victim = path.join(scratch, 'host-victim');
     await writeFile(victim, 'host file');
     const archive = await makeTinyImageArchive(path.join(scratch, 'image'), victim);
-    await expect(
-      importTemplate(path.join(scratch, 'hostile'), 'python-312', await makeTinyImageArchive(path.join(scratch, 'hostile-image'), victim, '/tmp')),
-    ).rejects.toThrow(/outside the root filesystem/);
+    await expect(importTemplate(path.join(scratch, 'hostile'), 'python-312', await makeTinyImageArchive(path.join(scratch, 'hostile-image'), victim, '/tmp'))).rejects.toThrow(
+      /outside the root filesystem/,
+    );
     await importTemplate(dataDir, 'python-312', archive);
     const status = (await templateStatus(dataDir)).find((entry) => entry.name === 'python-312');
     expect(status?.ready).toBe(true);
@@ -107,7 +107,11 @@ const builtTemplates = templateCatalog.filter((template) => template.source === 
 
 describe('rebuilding templates an older recipe made', () => {
   let scratch: string;
-  const exists = (file: string): Promise<boolean> => access(file).then(() => true, () => false);
+  const exists = (file: string): Promise<boolean> =>
+    access(file).then(
+      () => true,
+      () => false,
+    );
 
   beforeAll(async () => {
     await mkdir(testDataDir, { recursive: true });
@@ -118,7 +122,7 @@ describe('rebuilding templates an older recipe made', () => {
     await rm(scratch, { recursive: true, force: true });
   });
 
-  it('has built every template of the test data dir from today\'s recipe (else run: paddock templates build)', async () => {
+  it("has built every template of the test data dir from today's recipe (else run: paddock templates build)", async () => {
     for (const name of builtTemplates) expect([name, await buildState(testDataDir, findTemplate(name)!)]).toEqual([name, 'current']);
   });
 
@@ -149,7 +153,7 @@ describe('rebuilding templates an older recipe made', () => {
     expect(new Set(builtTemplates.map((name) => templateFingerprint(findTemplate(name)!))).size).toBe(builtTemplates.length);
   });
 
-  it('removes the layers an earlier build left, except one a sandbox\'s overlay still mounts', async () => {
+  it("removes the layers an earlier build left, except one a sandbox's overlay still mounts", async () => {
     const dataDir = path.join(scratch, 'stale');
     const templates = path.join(dataDir, 'templates');
     const current = ['python-311/layer-0123456789ab', '_layers/base-0123456789ab'];
@@ -163,18 +167,19 @@ describe('rebuilding templates an older recipe made', () => {
     await symlink(templates, path.join(scratch, 'linked-templates'));
     const sandbox = path.join(scratch, 'sandbox');
     for (const dir of ['upper', 'work', 'rootfs']) await mkdir(path.join(sandbox, dir), { recursive: true });
-    await mountOverlay({ lowerDirs: [path.join(scratch, 'linked-templates/python-311/layer')], upperDir: path.join(sandbox, 'upper'),
-      workDir: path.join(sandbox, 'work'), target: path.join(sandbox, 'rootfs') });
+    await mountOverlay({
+      lowerDirs: [path.join(scratch, 'linked-templates/python-311/layer')],
+      upperDir: path.join(sandbox, 'upper'),
+      workDir: path.join(sandbox, 'work'),
+      target: path.join(sandbox, 'rootfs'),
+    });
     const lines: string[] = [];
     try {
       await removeStaleLayers(dataDir, (line) => lines.push(line));
     } finally {
       await unmount(path.join(sandbox, 'rootfs'));
     }
-    expect(lines.sort()).toEqual([
-      'kept python-311/layer: a sandbox still uses it (a later build removes it)',
-      'removed minimal/layer-aaaaaaaaaaaa: left by an earlier build',
-    ]);
+    expect(lines.sort()).toEqual(['kept python-311/layer: a sandbox still uses it (a later build removes it)', 'removed minimal/layer-aaaaaaaaaaaa: left by an earlier build']);
     for (const dir of [...current, 'python-311/layer', '_layers/base', 'minimal/layer-bbbbbbbbbbbb']) {
       expect([dir, await exists(path.join(templates, dir))]).toEqual([dir, true]);
     }

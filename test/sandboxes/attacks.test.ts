@@ -93,12 +93,10 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
     expect(reply.status).toBe(201);
     return reply.body;
   };
-  const exec = async (id: string, command: string, timeout = 60, token = key) =>
-    (await t.request('POST', `/v1/sandboxes/${id}/exec`, { token, body: { command, timeout } })).body;
+  const exec = async (id: string, command: string, timeout = 60, token = key) => (await t.request('POST', `/v1/sandboxes/${id}/exec`, { token, body: { command, timeout } })).body;
   const python = async (id: string, script: string, args: string[] = [], timeout = 60) =>
     exec(id, `echo ${Buffer.from(script).toString('base64')} | base64 -d > /tmp/attack.py && python3 /tmp/attack.py ${args.map((arg) => `'${arg}'`).join(' ')}`, timeout);
-  const connect = async (id: string, targets: [string, number][], token = key) =>
-    (await exec(id, `python3 -c '${connectScript(targets)}'`, 60, token)).stdout.trim().split('\n');
+  const connect = async (id: string, targets: [string, number][], token = key) => (await exec(id, `python3 -c '${connectScript(targets)}'`, 60, token)).stdout.trim().split('\n');
   const macOf = async (id: string) => (await exec(id, 'cat /sys/class/net/eth0/address')).stdout.trim();
 
   beforeAll(async () => {
@@ -118,13 +116,16 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
 
   describe('host files', () => {
     it('cannot read them by /proc/1/root, /proc/self/root, symlinks or ../', async () => {
-      const reply = await exec(attacker.id, [
-        `cat ${hostFile} /proc/1/root${hostFile} /proc/self/root${hostFile} /proc/1/cwd/../../..${hostFile}`,
-        `ln -sf ${hostFile} /workspace/link && cat /workspace/link`,
-        `ln -sf /proc/1/root${hostFile} /workspace/link2 && cat /workspace/link2`,
-        `cat /workspace/../../../../..${hostFile}`,
-        'ls /proc/1/root/tmp /tmp',
-      ].join('; '));
+      const reply = await exec(
+        attacker.id,
+        [
+          `cat ${hostFile} /proc/1/root${hostFile} /proc/self/root${hostFile} /proc/1/cwd/../../..${hostFile}`,
+          `ln -sf ${hostFile} /workspace/link && cat /workspace/link`,
+          `ln -sf /proc/1/root${hostFile} /workspace/link2 && cat /workspace/link2`,
+          `cat /workspace/../../../../..${hostFile}`,
+          'ls /proc/1/root/tmp /tmp',
+        ].join('; '),
+      );
       expect(reply.stdout).not.toContain('host secret');
       expect(reply.stdout).not.toContain(marker);
     });
@@ -132,7 +133,8 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
     it('cannot reach them through a leaked descriptor as the working directory (cwd /proc/self/fd/N, CVE-2024-21626)', async () => {
       for (let fd = 3; fd <= 12; fd++) {
         const reply = await t.request('POST', `/v1/sandboxes/${attacker.id}/exec`, {
-          token: key, body: { command: `cat ../../../..${hostFile}; ls ../../../../tmp`, cwd: `/proc/self/fd/${fd}` },
+          token: key,
+          body: { command: `cat ../../../..${hostFile}; ls ../../../../tmp`, cwd: `/proc/self/fd/${fd}` },
         });
         expect(reply.status).toBe(200);
         expect(reply.body.stdout).not.toContain('host secret');
@@ -149,9 +151,14 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
       }
       const listing = await t.request('GET', `/v1/sandboxes/${attacker.id}/files?path=${encodeURIComponent('/proc/1/root/tmp')}`, { token: key });
       expect(listing.text).not.toContain(marker);
-      for (const [path, planted] of [[`../../../../..${hostFile}-planted`, `${hostFile}-planted`], [`/proc/1/root${hostFile}-planted2`, `${hostFile}-planted2`]]) {
+      for (const [path, planted] of [
+        [`../../../../..${hostFile}-planted`, `${hostFile}-planted`],
+        [`/proc/1/root${hostFile}-planted2`, `${hostFile}-planted2`],
+      ]) {
         const reply = await t.request('PUT', `/v1/sandboxes/${attacker.id}/files/content?path=${encodeURIComponent(path)}`, {
-          token: key, raw: 'planted', contentType: 'application/octet-stream',
+          token: key,
+          raw: 'planted',
+          contentType: 'application/octet-stream',
         });
         expect(reply.status).toBeLessThan(500);
         expect(fs.existsSync(planted)).toBe(false);
@@ -162,9 +169,7 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
     it("cannot redirect the host's own writes at a restore (/etc/hosts, /etc/resolv.conf, /etc as symlinks out)", async () => {
       const target = await create(key, { network_mode: 'none' });
       fs.mkdirSync(`${hostFile}-dir`, { recursive: true });
-      await exec(target.id, [
-        `rm -f /etc/hosts /etc/resolv.conf && ln -s ${hostFile}-hosts /etc/hosts && ln -s /proc/1/root${hostFile}-resolv /etc/resolv.conf`,
-      ].join(' && '));
+      await exec(target.id, [`rm -f /etc/hosts /etc/resolv.conf && ln -s ${hostFile}-hosts /etc/hosts && ln -s /proc/1/root${hostFile}-resolv /etc/resolv.conf`].join(' && '));
       const snapshot = await t.request('POST', `/v1/sandboxes/${target.id}/snapshots`, { token: key, body: { name: 'symlinks out' } });
       expect(snapshot.status).toBe(201);
       const restored = await t.request('POST', `/v1/snapshots/${snapshot.body.id}/restore`, { token: key, body: { sandbox_id: target.id } });
@@ -202,14 +207,17 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
 
     it('cannot load modules or change kernel settings (insmod, modprobe, /proc/sys, core_pattern)', async () => {
       const corePattern = fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8');
-      const reply = await exec(attacker.id, [
-        'for m in /lib/modules/*/kernel/net/*/*.ko*; do insmod "$m" 2>&1 && echo "insmod=0"; break; done',
-        'modprobe dummy 2>&1 && echo "modprobe=0"',
-        `echo '|/bin/sh -c "touch ${hostFile}-planted"' > /proc/sys/kernel/core_pattern 2>&1 || echo "core_pattern refused"`,
-        'echo 0 > /proc/sys/kernel/randomize_va_space 2>&1 || echo "aslr refused"',
-        'echo 1 > /proc/sys/net/ipv4/ip_forward 2>&1 || echo "forward refused"',
-        'true',
-      ].join('; '));
+      const reply = await exec(
+        attacker.id,
+        [
+          'for m in /lib/modules/*/kernel/net/*/*.ko*; do insmod "$m" 2>&1 && echo "insmod=0"; break; done',
+          'modprobe dummy 2>&1 && echo "modprobe=0"',
+          `echo '|/bin/sh -c "touch ${hostFile}-planted"' > /proc/sys/kernel/core_pattern 2>&1 || echo "core_pattern refused"`,
+          'echo 0 > /proc/sys/kernel/randomize_va_space 2>&1 || echo "aslr refused"',
+          'echo 1 > /proc/sys/net/ipv4/ip_forward 2>&1 || echo "forward refused"',
+          'true',
+        ].join('; '),
+      );
       expect(reply.stdout).not.toMatch(/insmod=0|modprobe=0/);
       expect(reply.stdout).toContain('core_pattern refused');
       expect(reply.stdout).toContain('aslr refused');
@@ -218,30 +226,36 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
     });
 
     it('cannot mount or remount anything (proc, tmpfs, overlay, bind, remount /)', async () => {
-      const reply = await exec(attacker.id, [
-        'mkdir -p /tmp/m /tmp/l /tmp/u /tmp/w',
-        'mount -t proc proc /tmp/m && echo mounted',
-        'mount -t tmpfs none /tmp/m && echo mounted',
-        'mount -t overlay overlay -o lowerdir=/tmp/l,upperdir=/tmp/u,workdir=/tmp/w /tmp/m && echo mounted',
-        'mount --bind / /tmp/m && echo mounted',
-        'mount -o remount,rw /proc/sys && echo mounted',
-        'mount -o remount,rw /sys && echo mounted',
-        'true',
-      ].join('; '));
+      const reply = await exec(
+        attacker.id,
+        [
+          'mkdir -p /tmp/m /tmp/l /tmp/u /tmp/w',
+          'mount -t proc proc /tmp/m && echo mounted',
+          'mount -t tmpfs none /tmp/m && echo mounted',
+          'mount -t overlay overlay -o lowerdir=/tmp/l,upperdir=/tmp/u,workdir=/tmp/w /tmp/m && echo mounted',
+          'mount --bind / /tmp/m && echo mounted',
+          'mount -o remount,rw /proc/sys && echo mounted',
+          'mount -o remount,rw /sys && echo mounted',
+          'true',
+        ].join('; '),
+      );
       expect(reply.stdout).not.toContain('mounted');
     });
 
     it('cannot reach host devices (mknod of memory, kmsg and disks, dmesg)', async () => {
-      const reply = await exec(attacker.id, [
-        'cd /tmp',
-        'for spec in "mem c 1 1" "kmem c 1 2" "port c 1 4" "kmsg c 1 11" "sda b 8 0" "vda b 253 0" "nvme b 259 0" "loop0 b 7 0" "dm0 b 252 0"; do',
-        '  set -- $spec; rm -f dev-$1; mknod dev-$1 $2 $3 $4 2>/dev/null; head -c 16 dev-$1 >/dev/null 2>&1 && echo "read $1"',
-        'done',
-        'head -c 16 /dev/kmsg >/dev/null 2>&1 && echo "read /dev/kmsg"',
-        // gVisor's dmesg is the Sentry's own log; the host kernel's starts with "Linux version".
-        'dmesg 2>&1 | head -3 | sed "s/^/dmesg: /"',
-        'ls /dev',
-      ].join('\n'));
+      const reply = await exec(
+        attacker.id,
+        [
+          'cd /tmp',
+          'for spec in "mem c 1 1" "kmem c 1 2" "port c 1 4" "kmsg c 1 11" "sda b 8 0" "vda b 253 0" "nvme b 259 0" "loop0 b 7 0" "dm0 b 252 0"; do',
+          '  set -- $spec; rm -f dev-$1; mknod dev-$1 $2 $3 $4 2>/dev/null; head -c 16 dev-$1 >/dev/null 2>&1 && echo "read $1"',
+          'done',
+          'head -c 16 /dev/kmsg >/dev/null 2>&1 && echo "read /dev/kmsg"',
+          // gVisor's dmesg is the Sentry's own log; the host kernel's starts with "Linux version".
+          'dmesg 2>&1 | head -3 | sed "s/^/dmesg: /"',
+          'ls /dev',
+        ].join('\n'),
+      );
       expect(reply.stdout).not.toMatch(/^read /m);
       expect(reply.stdout).not.toMatch(/^dmesg: .*Linux version/m);
       expect(reply.stdout).not.toMatch(/\b(sda|vda|nvme0n1|mem|kmsg)\b/);
@@ -314,7 +328,10 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const answers: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const response = await fetch(`http://${neighbour.ip}:8000/`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+        const response = await fetch(`http://${neighbour.ip}:8000/`, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => r.status,
+          () => 0,
+        );
         answers.push(response);
       }
       const result = JSON.parse((await sniffing).stdout);
@@ -328,9 +345,16 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
       const apiPort = Number(new URL(t.url).port);
       const primary = JSON.parse((await runCommand('ip', ['-j', 'route', 'get', '198.51.100.10'])).stdout)[0]?.prefsrc as string;
       const targets: [string, number][] = [
-        [gateway, hostPort], [gateway, apiPort], [gateway, 5432], [gateway, 22],
-        ['127.0.0.1', hostPort], ['127.0.0.1', apiPort], ['127.0.0.1', 5432],
-        [primary, hostPort], [primary, 5432], [WORLD.hostAddress, hostPort],
+        [gateway, hostPort],
+        [gateway, apiPort],
+        [gateway, 5432],
+        [gateway, 22],
+        ['127.0.0.1', hostPort],
+        ['127.0.0.1', apiPort],
+        ['127.0.0.1', 5432],
+        [primary, hostPort],
+        [primary, 5432],
+        [WORLD.hostAddress, hostPort],
       ];
       expect(await connect(attacker.id, targets)).toEqual(targets.map(() => 'blocked'));
       // The control: the host itself answers on those addresses.
@@ -339,29 +363,58 @@ describe.each(RUNTIMES)('attacks under %s', (runtime) => {
 
     it('reaches the state gateway port, which answers nothing without a run token', async () => {
       const port = t.config.pipelines.stateGatewayPort;
-      const reply = await exec(attacker.id, `python3 -c "import urllib.request as u
+      const reply = await exec(
+        attacker.id,
+        `python3 -c "import urllib.request as u
 try: u.urlopen('http://${gateway}:${port}/v1/state', timeout=3)
-except Exception as e: print(getattr(e, 'code', e))"`);
+except Exception as e: print(getattr(e, 'code', e))"`,
+      );
       expect(reply.stdout.trim()).toBe('401');
     });
 
     it('cannot reach cloud metadata addresses, which the host reaches', async () => {
       expect(await (await fetch(`http://${METADATA}/`)).text()).toBe('metadata');
-      expect(await connect(attacker.id, [[METADATA, 80], ['169.254.169.254', 80]])).toEqual(['blocked', 'blocked']);
+      expect(
+        await connect(attacker.id, [
+          [METADATA, 80],
+          ['169.254.169.254', 80],
+        ]),
+      ).toEqual(['blocked', 'blocked']);
     });
 
-    it("cannot reach another sandbox of its own account or of another account, which the host reaches", async () => {
+    it('cannot reach another sandbox of its own account or of another account, which the host reaches', async () => {
       expect((await fetch(`http://${neighbour.ip}:8000/`)).status).toBe(200);
       expect((await fetch(`http://${foreign.ip}:8000/`)).status).toBe(200);
-      expect(await connect(attacker.id, [[neighbour.ip, 8000], [foreign.ip, 8000]])).toEqual(['blocked', 'blocked']);
-      expect(await connect(foreign.id, [[attacker.ip, 8000], [neighbour.ip, 8000]], otherKey)).toEqual(['blocked', 'blocked']);
+      expect(
+        await connect(attacker.id, [
+          [neighbour.ip, 8000],
+          [foreign.ip, 8000],
+        ]),
+      ).toEqual(['blocked', 'blocked']);
+      expect(
+        await connect(
+          foreign.id,
+          [
+            [attacker.ip, 8000],
+            [neighbour.ip, 8000],
+          ],
+          otherKey,
+        ),
+      ).toEqual(['blocked', 'blocked']);
     });
 
     it('in allowlist mode reaches only the listed address: no other IP literal, no metadata, no neighbour', async () => {
       const listed = await create(key, { network_mode: 'allowlist', allowlist: [WORLD.serverA] });
       try {
-        expect(await connect(listed.id, [[WORLD.serverA, 443], [WORLD.serverB, 443], [METADATA, 80], [neighbour.ip, 8000], [gateway, hostPort]]))
-          .toEqual(['open', 'blocked', 'blocked', 'blocked', 'blocked']);
+        expect(
+          await connect(listed.id, [
+            [WORLD.serverA, 443],
+            [WORLD.serverB, 443],
+            [METADATA, 80],
+            [neighbour.ip, 8000],
+            [gateway, hostPort],
+          ]),
+        ).toEqual(['open', 'blocked', 'blocked', 'blocked', 'blocked']);
         // Pointing a name at another address inside the sandbox changes nothing: the rules hold addresses.
         await exec(listed.id, `echo "${WORLD.serverB} ${WORLD.serverA.replace(/\./g, '-')}.allowed.test" >> /etc/hosts`);
         expect(await connect(listed.id, [[`${WORLD.serverA.replace(/\./g, '-')}.allowed.test`, 443]])).toEqual(['blocked']);
@@ -376,7 +429,10 @@ except Exception as e: print(getattr(e, 'code', e))"`);
     expect(snapshot.status).toBe(201);
     const document = (await t.request('GET', '/openapi.json')).body;
     const bodies: Record<string, unknown> = {
-      exec: { command: 'true' }, stream: { command: 'true' }, protect: { password: 'long enough password' }, snapshots: { name: 'theirs' },
+      exec: { command: 'true' },
+      stream: { command: 'true' },
+      protect: { password: 'long enough password' },
+      snapshots: { name: 'theirs' },
     };
     const routes = Object.entries<Record<string, unknown>>(document.paths)
       .filter(([path]) => path.startsWith('/v1/sandboxes/{id}'))
@@ -385,9 +441,8 @@ except Exception as e: print(getattr(e, 'code', e))"`);
     for (const [method, path] of routes) {
       const concrete = path.replace('{id}', attacker.id).replace('{port}', '8000') + (path.includes('/files') ? '?path=%2Fetc%2Fhostname' : '');
       const last = path.split('/').at(-1)!;
-      const options = method === 'PUT'
-        ? { token: otherKey, raw: 'overwritten', contentType: 'application/octet-stream' }
-        : { token: otherKey, body: method === 'POST' ? (bodies[last] ?? {}) : undefined };
+      const options =
+        method === 'PUT' ? { token: otherKey, raw: 'overwritten', contentType: 'application/octet-stream' } : { token: otherKey, body: method === 'POST' ? (bodies[last] ?? {}) : undefined };
       const reply = await t.request(method, concrete, options);
       expect({ route: `${method} ${path}`, status: reply.status }).toEqual({ route: `${method} ${path}`, status: 404 });
       expect(reply.text).not.toContain(attacker.id.slice(4) + '"status"');

@@ -27,7 +27,10 @@ describe.each(RUNTIMES)('batch fields with %s', (runtime) => {
     const fromResources = await create({ resources: { cpu: 1.5, memory: 0.5 } });
     expect(fromResources.status).toBe(201);
     expect(fromResources.body).toMatchObject({ cpus: 2, memory_mb: 512 });
-    const limit = await t.request('POST', `/v1/sandboxes/${fromResources.body.id}/exec`, { token: key, body: { command: 'cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max' } });
+    const limit = await t.request('POST', `/v1/sandboxes/${fromResources.body.id}/exec`, {
+      token: key,
+      body: { command: 'cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max' },
+    });
     if (runtime === 'runc') expect(Number(limit.body.output)).toBe(512 * 1024 * 1024);
 
     const both = await create({ cpus: 1, memory_mb: 256, resources: { cpu: 4, memory: 2 } });

@@ -195,7 +195,10 @@ describe('sandbox callbacks to private targets with runc on sqlite', () => {
   });
 
   it('refuses at delivery a host name that resolves to a loopback address', async () => {
-    const created = await t.request('POST', '/v1/sandboxes', { token: key, body: { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1, on_complete: 'https://localhost:9/done' } });
+    const created = await t.request('POST', '/v1/sandboxes', {
+      token: key,
+      body: { template: TEMPLATE, network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1, on_complete: 'https://localhost:9/done' },
+    });
     expect(created.status).toBe(201);
     expect((await t.request('DELETE', `/v1/sandboxes/${created.body.id}`, { token: key })).status).toBe(204);
     const row = await waitFor('the callback to fail', async () => {

@@ -76,7 +76,14 @@ describe.each(BACKENDS)('sandbox lifecycle transitions on %s', (backend) => {
         published.push({ event, statusInTransaction: row?.status });
       },
     };
-    lifecycle = new SandboxLifecycle({ db, alerts: t.services.alerts, endings: new SandboxEndings(t.services.alerts, t.services.spend, t.services.outbox), publisher, log: quiet, wakeOutbox: () => {} });
+    lifecycle = new SandboxLifecycle({
+      db,
+      alerts: t.services.alerts,
+      endings: new SandboxEndings(t.services.alerts, t.services.spend, t.services.outbox),
+      publisher,
+      log: quiet,
+      wakeOutbox: () => {},
+    });
     lifecycle.subscribe({ name: 'recorder', onEvent: (event) => void consumed.push(event) });
     lifecycle.subscribe({
       name: 'broken',
@@ -93,10 +100,41 @@ describe.each(BACKENDS)('sandbox lifecycle transitions on %s', (backend) => {
   async function sandboxIn(status: SandboxStatus): Promise<string> {
     const now = new Date().toISOString();
     const row = {
-      id: newId('sbx'), account_id: accountId, status: 'creating', error: null, runtime: 'runc', template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1,
-      network_mode: 'none', allowlist: '[]', env: '{}', ip: null, repo: null, repo_branch: null, repo_commit: null, repo_subdir: null, budget: 1, init_script: null,
-      timeout: 5, packages: '[]', agents: '[]', created_at: now, updated_at: now, last_activity_at: now, destroyed_at: null, on_complete: null, on_budget_exceeded: null,
-      destroyed_reason: null, budget_alerts_raised: 0, completed_at: null, host_id: t.config.hostId, secrets: '[]', paused_at: null, confidential: 0,
+      id: newId('sbx'),
+      account_id: accountId,
+      status: 'creating',
+      error: null,
+      runtime: 'runc',
+      template: 'python-311',
+      cpus: 1,
+      memory_mb: 256,
+      disk_gb: 1,
+      network_mode: 'none',
+      allowlist: '[]',
+      env: '{}',
+      ip: null,
+      repo: null,
+      repo_branch: null,
+      repo_commit: null,
+      repo_subdir: null,
+      budget: 1,
+      init_script: null,
+      timeout: 5,
+      packages: '[]',
+      agents: '[]',
+      created_at: now,
+      updated_at: now,
+      last_activity_at: now,
+      destroyed_at: null,
+      on_complete: null,
+      on_budget_exceeded: null,
+      destroyed_reason: null,
+      budget_alerts_raised: 0,
+      completed_at: null,
+      host_id: t.config.hostId,
+      secrets: '[]',
+      paused_at: null,
+      confidential: 0,
     } satisfies SandboxRow;
     await db.transaction().execute((trx) => admitSandbox(trx, row as SandboxRow & { status: 'creating' }));
     if (status !== 'creating') await db.updateTable('sandboxes').set({ status }).where('id', '=', row.id).execute();
@@ -121,7 +159,10 @@ describe.each(BACKENDS)('sandbox lifecycle transitions on %s', (backend) => {
           consumed.length = 0;
           const attempt = lifecycle.transition(id, { type, to, data: dataFor(type), changes: type === 'sandbox.error' ? { error: 'it broke' } : {} });
           if (!allowed) {
-            const error = await attempt.then(() => null, (caught: unknown) => caught);
+            const error = await attempt.then(
+              () => null,
+              (caught: unknown) => caught,
+            );
             expect(error).toBeInstanceOf(HttpError);
             expect((error as HttpError).statusCode).toBe(409);
             expect((error as HttpError).code).toBe(REFUSAL_CODE[type] ?? 'sandbox_state_conflict');

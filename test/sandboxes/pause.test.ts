@@ -70,7 +70,7 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     const cpuAtPause = await cpuSeconds(id);
     const chargedAtPause = (await get(id)).compute_cost_usd;
     await sleep(2000);
-    expect(await cpuSeconds(id) - cpuAtPause).toBeLessThan(0.005);
+    expect((await cpuSeconds(id)) - cpuAtPause).toBeLessThan(0.005);
     // No compute charge while paused.
     expect((await get(id)).compute_cost_usd).toBe(chargedAtPause);
     if (runtime === 'gvisor') {
@@ -124,7 +124,7 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
     expect(fs.existsSync(sandboxPaths(t.dataDir, networked).checkpointDir)).toBe(false);
     const cpu = await cpuSeconds(networked);
     await sleep(1000);
-    expect(await cpuSeconds(networked) - cpu).toBeLessThan(0.005);
+    expect((await cpuSeconds(networked)) - cpu).toBeLessThan(0.005);
     expect((await t.request('POST', `/v1/sandboxes/${networked}/resume`, { token: key })).body.status).toBe('running');
     expect((await exec(networked, 'echo up')).output).toBe('up\n');
   });
@@ -134,13 +134,16 @@ describe.each(RUNTIMES)('pause and resume with %s', (runtime, binary) => {
   // hold back) are both in the automatic snapshot, on the checkpoint path (`none`) and the freezer path (`full`).
   it.each(['none', 'full'])('the automatic snapshot holds writes made just before the pause (network %s)', async (networkMode) => {
     const id = await create({ network_mode: networkMode });
-    const written = await exec(id, `head -c 3000000 /dev/urandom > /workspace/fresh.bin && nohup python3 -c '
+    const written = await exec(
+      id,
+      `head -c 3000000 /dev/urandom > /workspace/fresh.bin && nohup python3 -c '
 import mmap, time
 f = open("/workspace/mapped.bin", "w+b"); f.write(b"\\0" * 8192); f.flush()
 m = mmap.mmap(f.fileno(), 8192); m[0:6] = b"MAPPED"
 open("/workspace/mapped.ready", "w").close()
 time.sleep(600)
-' >/dev/null 2>&1 & while [ ! -e /workspace/mapped.ready ]; do sleep 0.01; done; md5sum < /workspace/fresh.bin`);
+' >/dev/null 2>&1 & while [ ! -e /workspace/mapped.ready ]; do sleep 0.01; done; md5sum < /workspace/fresh.bin`,
+    );
     expect(written.exit_code).toBe(0);
     const paused = await t.request('POST', `/v1/sandboxes/${id}/pause`, { token: key });
     expect(paused.body.status).toBe('paused');
@@ -156,7 +159,12 @@ time.sleep(600)
       const fresh = fs.readFileSync(path.join(dir, 'x', 'workspace', 'fresh.bin'));
       expect(fresh.length).toBe(3000000);
       expect(`${createHash('md5').update(fresh).digest('hex')}  -\n`).toBe(written.output);
-      expect(fs.readFileSync(path.join(dir, 'x', 'workspace', 'mapped.bin')).subarray(0, 6).toString()).toBe('MAPPED');
+      expect(
+        fs
+          .readFileSync(path.join(dir, 'x', 'workspace', 'mapped.bin'))
+          .subarray(0, 6)
+          .toString(),
+      ).toBe('MAPPED');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -209,10 +217,14 @@ time.sleep(600)
     const root = path.join(t.dataDir, 'runtime', binary);
     const state = JSON.parse(execFileSync(binary, ['--root', root, 'state', id], { encoding: 'utf8' }));
     process.kill(state.pid, 'SIGKILL');
-    const failed = await waitFor('the monitor to notice', async () => {
-      const sandbox = await get(id);
-      return sandbox.status === 'error' ? sandbox : null;
-    }, 15_000);
+    const failed = await waitFor(
+      'the monitor to notice',
+      async () => {
+        const sandbox = await get(id);
+        return sandbox.status === 'error' ? sandbox : null;
+      },
+      15_000,
+    );
     expect(failed.error).toMatch(/stopped unexpectedly/);
     const alerts = (await t.request('GET', `/v1/alerts?type=sandbox_error&sandbox_id=${id}`, { token: key })).body;
     expect(alerts).toHaveLength(1);

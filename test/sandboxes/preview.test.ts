@@ -166,11 +166,16 @@ describe.each(COMBOS)('previews on %s with %s', (runtime, backend) => {
         socket.on('error', reject);
       });
     const api = `127.0.0.1:${appPort}`;
-    for (const hosts of [[host(3000), api], [api, host(3000)]]) {
+    for (const hosts of [
+      [host(3000), api],
+      [api, host(3000)],
+    ]) {
       const request = await raw(`GET / HTTP/1.1\r\nHost: ${hosts[0]}\r\nHost: ${hosts[1]}\r\n\r\n`);
       expect(request).toMatch(/^HTTP\/1\.1 400 /);
       expect(request).toContain('more than one Host header');
-      const upgrade = await raw(`GET / HTTP/1.1\r\nHost: ${hosts[0]}\r\nhost: ${hosts[1]}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
+      const upgrade = await raw(
+        `GET / HTTP/1.1\r\nHost: ${hosts[0]}\r\nhost: ${hosts[1]}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`,
+      );
       expect(upgrade).toMatch(/^HTTP\/1\.1 400 /);
     }
   });

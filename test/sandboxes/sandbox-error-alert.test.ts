@@ -68,10 +68,14 @@ describe.each(BACKENDS)('sandbox_error alerts with runc on %s', (backend) => {
     const created = await create({ init_script: 'echo cannot continue >&2; exit 7' });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    const sandbox = await waitFor('set-up to fail', async () => {
-      const body = (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body;
-      return body.status === 'error' ? body : null;
-    }, 60_000);
+    const sandbox = await waitFor(
+      'set-up to fail',
+      async () => {
+        const body = (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body;
+        return body.status === 'error' ? body : null;
+      },
+      60_000,
+    );
     expect(sandbox.error).toMatch(/init_script exited with 7/);
     const [alert] = await alertsFor(id);
     expect(alert).toMatchObject({ severity: 'error', sandbox_id: id, details: { error: sandbox.error } });

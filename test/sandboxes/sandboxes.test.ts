@@ -71,9 +71,22 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
       body: JSON.stringify({ command: 'echo one; sleep 0.3; echo two >&2; exit 4' }),
     });
     expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/);
-    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.filter((l) => l.type === 'stdout').map((l) => l.data).join('')).toBe('one\n');
-    expect(lines.filter((l) => l.type === 'stderr').map((l) => l.data).join('')).toBe('two\n');
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(
+      lines
+        .filter((l) => l.type === 'stdout')
+        .map((l) => l.data)
+        .join(''),
+    ).toBe('one\n');
+    expect(
+      lines
+        .filter((l) => l.type === 'stderr')
+        .map((l) => l.data)
+        .join(''),
+    ).toBe('two\n');
     expect(lines.at(-1)).toMatchObject({ type: 'exit', exit_code: 4 });
   });
 
@@ -148,17 +161,24 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
   it('diffs /workspace against HEAD including untracked files, and says when it is not a repository', async () => {
     const fresh = (await create({ cpus: 1, memory_mb: 256, disk_gb: 1, network_mode: 'none' })).body;
     expect((await t.request('GET', `/v1/sandboxes/${fresh.id}/git/diff`, { token: key })).status).toBe(400);
-    const setup = await exec(fresh.id, [
-      'git init -q . && printf "one\\n" > tracked.txt && git add . && git -c user.name=t -c user.email=t@t commit -qm init',
-      'printf "two\\n" > tracked.txt && printf "new\\n" > untracked.txt',
-    ].join(' && '));
+    const setup = await exec(
+      fresh.id,
+      ['git init -q . && printf "one\\n" > tracked.txt && git add . && git -c user.name=t -c user.email=t@t commit -qm init', 'printf "two\\n" > tracked.txt && printf "new\\n" > untracked.txt'].join(
+        ' && ',
+      ),
+    );
     expect(setup.body.exit_code).toBe(0);
     const diff = await t.request('GET', `/v1/sandboxes/${fresh.id}/git/diff`, { token: key });
     expect(diff.status).toBe(200);
     expect(diff.body.diff).toContain('-one');
     expect(diff.body.diff).toContain('+two');
     expect(diff.body.diff).toContain('+new');
-    expect(diff.body.files).toEqual(expect.arrayContaining([{ path: 'tracked.txt', status: 'modified' }, { path: 'untracked.txt', status: 'added' }]));
+    expect(diff.body.files).toEqual(
+      expect.arrayContaining([
+        { path: 'tracked.txt', status: 'modified' },
+        { path: 'untracked.txt', status: 'added' },
+      ]),
+    );
     // The user's own index is untouched: untracked.txt is still untracked.
     expect((await exec(fresh.id, 'git status --porcelain untracked.txt')).body.output).toBe('?? untracked.txt\n');
     expect((await t.request('DELETE', `/v1/sandboxes/${fresh.id}`, { token: key })).status).toBe(204);

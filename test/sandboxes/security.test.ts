@@ -154,9 +154,19 @@ describe.each(RUNTIMES)('escape attempts under %s', (runtime) => {
   });
 
   it('reaches the outside world in full mode, only the allowlist in allowlist mode, nothing in none mode', async () => {
-    expect(await probe(victim.id, [[WORLD.serverA, 443], [WORLD.serverB, 443]])).toEqual(['open', 'open']);
+    expect(
+      await probe(victim.id, [
+        [WORLD.serverA, 443],
+        [WORLD.serverB, 443],
+      ]),
+    ).toEqual(['open', 'open']);
     const listed = await create({ network_mode: 'allowlist', allowlist: [WORLD.serverA] });
-    expect(await probe(listed.id, [[WORLD.serverA, 443], [WORLD.serverB, 443]])).toEqual(['open', 'blocked']);
+    expect(
+      await probe(listed.id, [
+        [WORLD.serverA, 443],
+        [WORLD.serverB, 443],
+      ]),
+    ).toEqual(['open', 'blocked']);
     const isolated = await create({ network_mode: 'none' });
     expect(await probe(isolated.id, [[WORLD.serverA, 443]])).toEqual(['blocked']);
     await t.request('DELETE', `/v1/sandboxes/${listed.id}`, { token: key });

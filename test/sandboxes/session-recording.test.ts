@@ -48,7 +48,10 @@ describe.each(BACKENDS)('exec recording on runc with %s', (backend) => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ command: 'echo streamed; exit 4' }),
     });
-    const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.at(-1)).toMatchObject({ type: 'exit', exit_code: 4 });
     const [session] = await sessions();
     const last = (await replay(session.id)).events.at(-1);
@@ -73,10 +76,17 @@ describe.each(BACKENDS)('exec recording on runc with %s', (backend) => {
     expect(alerts.map((a: any) => [a.resource.id, a.sandbox_id])).toEqual([[session.id, sandboxId]]);
   });
 
-  it("records into the most recently active session, and into a new one once none is active", async () => {
+  it('records into the most recently active session, and into a new one once none is active', async () => {
     const [execSession] = await sessions();
     const agentSession = `agent-${backend}`;
-    const lifecycle = (session: string, status: string) => ({ session_id: session, sandbox_id: sandboxId, type: 'lifecycle', timestamp: new Date().toISOString(), payload: { status }, meta: { agent_type: 'coder' } });
+    const lifecycle = (session: string, status: string) => ({
+      session_id: session,
+      sandbox_id: sandboxId,
+      type: 'lifecycle',
+      timestamp: new Date().toISOString(),
+      payload: { status },
+      meta: { agent_type: 'coder' },
+    });
     expect((await ingest([lifecycle(agentSession, 'started')])).body.accepted).toBe(1);
     await exec('echo in-agent-session');
     expect((await replay(agentSession)).events.map((e: any) => [e.sequence, e.type, e.data.command ?? null])).toEqual([

@@ -55,10 +55,15 @@ describe('two servers sharing one database (runc)', () => {
     const id = created.body.id;
     await waitForSandboxStatus(first, key, id, ['running'], 10_000);
     await first.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'nohup python3 -m http.server 8000 >/dev/null 2>&1 &' } });
-    const detectedAt = await waitFor('port 8000 to be detected', async () => {
-      const ports = await first.request('GET', `/v1/sandboxes/${id}/ports`, { token: key });
-      return (ports.body as { port: number; detected_at: string }[]).find((port) => port.port === 8000)?.detected_at;
-    }, 10_000, 100);
+    const detectedAt = await waitFor(
+      'port 8000 to be detected',
+      async () => {
+        const ports = await first.request('GET', `/v1/sandboxes/${id}/ports`, { token: key });
+        return (ports.body as { port: number; detected_at: string }[]).find((port) => port.port === 8000)?.detected_at;
+      },
+      10_000,
+      100,
+    );
     // The second server scans every 2 s: were the port its own stopped sandbox's, it would forget it and
     // the first server would detect it again, with a new detected_at.
     await new Promise((resolve) => setTimeout(resolve, 4500));

@@ -17,11 +17,15 @@ describe.each(BACKENDS)('snapshot limits on %s (runc)', (backend) => {
   const snapshot = (id: string, name = 'n') => t.request('POST', `/v1/sandboxes/${id}/snapshots`, { token: key, body: { name } });
 
   beforeAll(async () => {
-    t = await startApp(backend, {
-      PADDOCK_SNAPSHOTS_PER_SANDBOX: '2',
-      PADDOCK_SNAPSHOT_MAX_BYTES: '1000000',
-      PADDOCK_SNAPSHOT_ACCOUNT_MAX_BYTES: '1500000',
-    }, { runtime: 'runc' });
+    t = await startApp(
+      backend,
+      {
+        PADDOCK_SNAPSHOTS_PER_SANDBOX: '2',
+        PADDOCK_SNAPSHOT_MAX_BYTES: '1000000',
+        PADDOCK_SNAPSHOT_ACCOUNT_MAX_BYTES: '1500000',
+      },
+      { runtime: 'runc' },
+    );
     key = (await t.signupOnPlan('team')).key;
   });
   afterAll(async () => {

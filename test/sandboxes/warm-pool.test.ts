@@ -19,7 +19,11 @@ import { waitFor } from '../helpers/wait-for.js';
 const run = promisify(execFile);
 const RUNTIMES = ['runc', 'gvisor'] as const;
 // The claim is the usual row insert with a pre-generated id: PostgreSQL once, on the faster driver.
-const COMBOS = [['runc', 'sqlite'], ['gvisor', 'sqlite'], ['runc', 'postgres']] as const;
+const COMBOS = [
+  ['runc', 'sqlite'],
+  ['gvisor', 'sqlite'],
+  ['runc', 'postgres'],
+] as const;
 const TEMPLATE = 'python-311';
 const POOL_PROFILE = 4;
 
@@ -112,15 +116,25 @@ describe.each(COMBOS)('warm pool on %s with %s', (runtime, backend) => {
 
     expect(await hostLimits(sandbox.id)).toEqual({ cpuQuota: 100_000, memoryBytes: memoryMb * 1024 * 1024 });
     if (runtime === 'runc') {
-      const inside = await exec(sandbox.id, 'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes; cat /sys/fs/cgroup/cpu.max 2>/dev/null || cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us');
-      expect(inside.output.split('\n').slice(0, 2).map((line: string) => line.split(' ')[0])).toEqual([String(memoryMb * 1024 * 1024), '100000']);
+      const inside = await exec(
+        sandbox.id,
+        'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes; cat /sys/fs/cgroup/cpu.max 2>/dev/null || cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us',
+      );
+      expect(
+        inside.output
+          .split('\n')
+          .slice(0, 2)
+          .map((line: string) => line.split(' ')[0]),
+      ).toEqual([String(memoryMb * 1024 * 1024), '100000']);
     } else {
       expect((await exec(sandbox.id, 'grep MemTotal /proc/meminfo')).output).toMatch(new RegExp(`^MemTotal:\\s+${memoryMb * 1024} kB`));
     }
 
     const content = Buffer.from('written through the files API');
     const put = await fetch(`${t.url}/v1/sandboxes/${sandbox.id}/files/content?path=notes/a.txt`, {
-      method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' }, body: content,
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+      body: content,
     });
     expect(put.status).toBe(200);
     expect((await exec(sandbox.id, 'cat /workspace/notes/a.txt')).output).toBe(content.toString());
@@ -177,7 +191,7 @@ describe.each(COMBOS)('warm pool on %s with %s', (runtime, backend) => {
     expect(status()).toMatchObject({ ready: [pooled], claimed });
   });
 
-  it('lists only the account\'s sandboxes, and destroying a claimed one leaves no trace', async () => {
+  it("lists only the account's sandboxes, and destroying a claimed one leaves no trace", async () => {
     await waitForReady();
     const waiting = status().ready[0];
     const listed = (await t.request('GET', '/v1/sandboxes?limit=100', { token: key })).body;
@@ -202,10 +216,12 @@ describe.each(COMBOS)('warm pool on %s with %s', (runtime, backend) => {
 });
 
 describe.each(RUNTIMES)('warm pool after kill -9 on %s', (runtime) => {
-  it('removes the dead server\'s pool sandboxes at start and fills the pool anew', async () => {
+  it("removes the dead server's pool sandboxes at start and fills the pool anew", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-pool-'));
     fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/warm-pool-server.ts'), dataDir, String(POOL_PROFILE), runtime, `${TEMPLATE}:2`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/warm-pool-server.ts'), dataDir, String(POOL_PROFILE), runtime, `${TEMPLATE}:2`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const first = await new Promise<{ ready: string[] }>((resolve, reject) => {

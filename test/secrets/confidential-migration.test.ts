@@ -26,7 +26,10 @@ describe.each(BACKENDS)('confidential sandboxes migration on %s', (backend) => {
     storage = openStorage({ databaseUrl, sqliteFile: databaseFile(loadConfig({ PADDOCK_DATA: dataDir })) });
     await migrateTo(storage.db, '0011_run_sessions');
     const db = storage.db as never as TestApp['storage']['db'];
-    await db.insertInto('accounts').values({ id: 'acc_old', email: 'old@example.com', email_normalized: 'old@example.com', name: null, password_hash: 'x', plan: 'free', created_at: NOW, updated_at: NOW }).execute();
+    await db
+      .insertInto('accounts')
+      .values({ id: 'acc_old', email: 'old@example.com', email_normalized: 'old@example.com', name: null, password_hash: 'x', plan: 'free', created_at: NOW, updated_at: NOW })
+      .execute();
     const t = { storage: { db } } as unknown as TestApp;
     withSecrets = await seedSandbox(t, 'acc_old');
     without = await seedSandbox(t, 'acc_old');

@@ -115,7 +115,11 @@ describe.each(BACKENDS)('event ingest on %s', (backend) => {
   });
 
   it('accepts exactly 1000 events', async () => {
-    const reply = await ingest(t, key, Array.from({ length: 1000 }, () => event(sandboxId, 'thousand', 'tool_call')));
+    const reply = await ingest(
+      t,
+      key,
+      Array.from({ length: 1000 }, () => event(sandboxId, 'thousand', 'tool_call')),
+    );
     expect(reply.body).toMatchObject({ accepted: 1000, errors: 0 });
   });
 
@@ -152,11 +156,7 @@ describe.each(BACKENDS)('event ingest on %s', (backend) => {
 
   it("refuses events naming another account's sandbox or an unknown one, per event", async () => {
     const other = await tenant(t);
-    const reply = await ingest(t, key, [
-      event(other.sandboxId, 'theirs', 'error'),
-      event('sbx_doesnotexist', 'theirs', 'error'),
-      event(sandboxId, 'mine', 'error'),
-    ]);
+    const reply = await ingest(t, key, [event(other.sandboxId, 'theirs', 'error'), event('sbx_doesnotexist', 'theirs', 'error'), event(sandboxId, 'mine', 'error')]);
     expect(reply.body).toMatchObject({ accepted: 1, errors: 2 });
     expect(reply.body.details).toEqual([
       { index: 0, reason: `sandbox_id ${other.sandboxId} is not a sandbox of this account` },

@@ -135,13 +135,13 @@ describe.each(BACKENDS)('replay on %s', (backend) => {
       compute_cost_usd: 0,
       trust_score: 95,
     });
-    expect(reply.body.findings).toEqual([
-      { rule: 'agent_error', severity: 'low', weight: 5, penalty: 5, sequence: 5, evidence: 'tool crashed', created_at: expect.any(String) },
-    ]);
+    expect(reply.body.findings).toEqual([{ rule: 'agent_error', severity: 'low', weight: 5, penalty: 5, sequence: 5, evidence: 'tool crashed', created_at: expect.any(String) }]);
   });
 
   it('numbers events 1…N with no gap or repeat under concurrent batches to one session', async () => {
-    const batches = Array.from({ length: 8 }, (_, b) => Array.from({ length: 50 }, (_, i) => event(sandboxId, 'racing', TYPES[(b + i) % TYPES.length] === 'lifecycle' ? 'tool_call' : TYPES[(b + i) % TYPES.length], { b, i })));
+    const batches = Array.from({ length: 8 }, (_, b) =>
+      Array.from({ length: 50 }, (_, i) => event(sandboxId, 'racing', TYPES[(b + i) % TYPES.length] === 'lifecycle' ? 'tool_call' : TYPES[(b + i) % TYPES.length], { b, i })),
+    );
     const replies = await Promise.all(batches.map((batch) => ingest(t, key, batch)));
     expect(replies.map((r) => r.body.accepted)).toEqual(Array(8).fill(50));
     const page = await replay('racing', '?limit=1000');

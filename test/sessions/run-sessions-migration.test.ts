@@ -18,26 +18,82 @@ import { seedSandbox } from '../helpers/sessions.js';
 const NOW = new Date().toISOString();
 
 async function seedPreviousSchema(db: Kysely<any>) {
-  await db.insertInto('accounts').values({ id: 'acc_old', email: 'old@example.com', email_normalized: 'old@example.com', name: null, password_hash: 'x', plan: 'free', created_at: NOW, updated_at: NOW }).execute();
+  await db
+    .insertInto('accounts')
+    .values({ id: 'acc_old', email: 'old@example.com', email_normalized: 'old@example.com', name: null, password_hash: 'x', plan: 'free', created_at: NOW, updated_at: NOW })
+    .execute();
   const sandboxId = await seedSandbox({ storage: { db } } as unknown as TestApp, 'acc_old');
   const counts = { event_count: 2, llm_call_count: 1, tool_call_count: 0, file_op_count: 0, command_count: 1, network_count: 0, error_count: 0, lifecycle_count: 0 };
   await db
     .insertInto('sessions')
-    .values({ key: 'sek_old', id: 'agent-1', account_id: 'acc_old', sandbox_id: sandboxId, status: 'completed', agent_type: 'coder', model: 'gpt-4o', tokens_in: 10, tokens_out: 5, llm_cost_usd: 0.25, compute_cost_usd: 0, trust_score: 60, trust_alerts_raised: 1, trust_alert_pending: 0, ...counts, started_at: NOW, last_event_at: NOW, ended_at: NOW, last_activity_at: NOW, created_at: NOW, updated_at: NOW })
+    .values({
+      key: 'sek_old',
+      id: 'agent-1',
+      account_id: 'acc_old',
+      sandbox_id: sandboxId,
+      status: 'completed',
+      agent_type: 'coder',
+      model: 'gpt-4o',
+      tokens_in: 10,
+      tokens_out: 5,
+      llm_cost_usd: 0.25,
+      compute_cost_usd: 0,
+      trust_score: 60,
+      trust_alerts_raised: 1,
+      trust_alert_pending: 0,
+      ...counts,
+      started_at: NOW,
+      last_event_at: NOW,
+      ended_at: NOW,
+      last_activity_at: NOW,
+      created_at: NOW,
+      updated_at: NOW,
+    })
     .execute();
   await db
     .insertInto('session_events')
     .values([
-      { session_key: 'sek_old', sequence: 1, id: '00000000-0000-4000-8000-000000000001', type: 'llm_call', timestamp: NOW, data: '{"model":"gpt-4o","cost_usd":0.25}', meta: null, cost_usd: 0.25, client_id: 1 },
+      {
+        session_key: 'sek_old',
+        sequence: 1,
+        id: '00000000-0000-4000-8000-000000000001',
+        type: 'llm_call',
+        timestamp: NOW,
+        data: '{"model":"gpt-4o","cost_usd":0.25}',
+        meta: null,
+        cost_usd: 0.25,
+        client_id: 1,
+      },
       { session_key: 'sek_old', sequence: 2, id: '00000000-0000-4000-8000-000000000002', type: 'command', timestamp: NOW, data: '{"command":"rm -rf /"}', meta: null, cost_usd: null, client_id: 0 },
     ])
     .execute();
-  await db.insertInto('session_findings').values({ session_key: 'sek_old', sequence: 2, rule: 'destructive_delete', severity: 'critical', weight: 40, penalty: 40, evidence: 'rm -rf /', created_at: NOW }).execute();
+  await db
+    .insertInto('session_findings')
+    .values({ session_key: 'sek_old', sequence: 2, rule: 'destructive_delete', severity: 'critical', weight: 40, penalty: 40, evidence: 'rm -rf /', created_at: NOW })
+    .execute();
   await db.insertInto('pipelines').values({ id: 'pip_old', account_id: 'acc_old', name: 'old', status: 'active', version: 1, created_at: NOW, updated_at: NOW }).execute();
-  await db.insertInto('pipeline_versions').values({ pipeline_id: 'pip_old', version: 1, description: '', stages: '[{"name":"a","type":"gate","config":{"expression":"true"}}]', defaults: '{}', created_at: NOW }).execute();
+  await db
+    .insertInto('pipeline_versions')
+    .values({ pipeline_id: 'pip_old', version: 1, description: '', stages: '[{"name":"a","type":"gate","config":{"expression":"true"}}]', defaults: '{}', created_at: NOW })
+    .execute();
   await db
     .insertInto('pipeline_runs')
-    .values({ id: 'run_old', account_id: 'acc_old', pipeline_id: 'pip_old', pipeline_name: 'old', version: 1, status: 'succeeded', trigger: 'api', input: '{"env":{},"repo":null,"branch":null}', error: null, event_count: 0, created_at: NOW, started_at: NOW, completed_at: NOW, updated_at: NOW })
+    .values({
+      id: 'run_old',
+      account_id: 'acc_old',
+      pipeline_id: 'pip_old',
+      pipeline_name: 'old',
+      version: 1,
+      status: 'succeeded',
+      trigger: 'api',
+      input: '{"env":{},"repo":null,"branch":null}',
+      error: null,
+      event_count: 0,
+      created_at: NOW,
+      started_at: NOW,
+      completed_at: NOW,
+      updated_at: NOW,
+    })
     .execute();
   return sandboxId;
 }
@@ -71,9 +127,25 @@ describe.each(BACKENDS)('run sessions migration on %s', (backend) => {
     expect(applied[0]).toBe('0011_run_sessions');
     const db = storage.db;
     expect(await db.selectFrom('sessions').selectAll().execute()).toEqual([
-      expect.objectContaining({ key: 'sek_old', id: 'agent-1', sandbox_id: sandboxId, pipeline_run_id: null, status: 'completed', agent_type: 'coder', trust_score: 60, trust_alerts_raised: 1, event_count: 2, llm_call_count: 1, command_count: 1, llm_cost_usd: 0.25 }),
+      expect.objectContaining({
+        key: 'sek_old',
+        id: 'agent-1',
+        sandbox_id: sandboxId,
+        pipeline_run_id: null,
+        status: 'completed',
+        agent_type: 'coder',
+        trust_score: 60,
+        trust_alerts_raised: 1,
+        event_count: 2,
+        llm_call_count: 1,
+        command_count: 1,
+        llm_cost_usd: 0.25,
+      }),
     ]);
-    expect((await db.selectFrom('session_events').select(['sequence', 'type']).orderBy('sequence').execute()).map((e) => [e.sequence, e.type])).toEqual([[1, 'llm_call'], [2, 'command']]);
+    expect((await db.selectFrom('session_events').select(['sequence', 'type']).orderBy('sequence').execute()).map((e) => [e.sequence, e.type])).toEqual([
+      [1, 'llm_call'],
+      [2, 'command'],
+    ]);
     expect(await db.selectFrom('session_findings').select(['session_key', 'rule']).execute()).toEqual([{ session_key: 'sek_old', rule: 'destructive_delete' }]);
     expect((await db.selectFrom('pipeline_runs').select('session_id').where('id', '=', 'run_old').executeTakeFirstOrThrow()).session_id).toBeNull();
     if (backend === 'sqlite') expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows[0].foreign_keys).toBe(1);
@@ -82,14 +154,63 @@ describe.each(BACKENDS)('run sessions migration on %s', (backend) => {
   it('enforces exactly one owner, one session per run, and the cascades', async () => {
     const db = storage.db;
     const row = (key: string, owner: { sandbox_id: string | null; pipeline_run_id: string | null }) => ({
-      key, id: key, account_id: 'acc_old', ...owner, status: 'active', agent_type: null, model: null, tokens_in: 0, tokens_out: 0, llm_cost_usd: 0, compute_cost_usd: 0, trust_score: 100, trust_alerts_raised: 0, trust_alert_pending: 0,
-      event_count: 0, llm_call_count: 0, tool_call_count: 0, file_op_count: 0, command_count: 0, network_count: 0, error_count: 0, lifecycle_count: 0, started_at: null, last_event_at: null, ended_at: null, last_activity_at: NOW, created_at: NOW, updated_at: NOW,
+      key,
+      id: key,
+      account_id: 'acc_old',
+      ...owner,
+      status: 'active',
+      agent_type: null,
+      model: null,
+      tokens_in: 0,
+      tokens_out: 0,
+      llm_cost_usd: 0,
+      compute_cost_usd: 0,
+      trust_score: 100,
+      trust_alerts_raised: 0,
+      trust_alert_pending: 0,
+      event_count: 0,
+      llm_call_count: 0,
+      tool_call_count: 0,
+      file_op_count: 0,
+      command_count: 0,
+      network_count: 0,
+      error_count: 0,
+      lifecycle_count: 0,
+      started_at: null,
+      last_event_at: null,
+      ended_at: null,
+      last_activity_at: NOW,
+      created_at: NOW,
+      updated_at: NOW,
     });
-    await expect(db.insertInto('sessions').values(row('sek_none', { sandbox_id: null, pipeline_run_id: null })).execute()).rejects.toThrow(/sessions_owner_check|CHECK constraint/);
-    await expect(db.insertInto('sessions').values(row('sek_both', { sandbox_id: sandboxId, pipeline_run_id: 'run_old' })).execute()).rejects.toThrow(/sessions_owner_check|CHECK constraint/);
-    await expect(db.insertInto('sessions').values(row('sek_ghost', { sandbox_id: null, pipeline_run_id: 'run_ghost' })).execute()).rejects.toThrow(/foreign key/i);
-    await db.insertInto('sessions').values(row('sek_run', { sandbox_id: null, pipeline_run_id: 'run_old' })).execute();
-    await expect(db.insertInto('sessions').values(row('sek_run2', { sandbox_id: null, pipeline_run_id: 'run_old' })).execute()).rejects.toThrow(/unique/i);
+    await expect(
+      db
+        .insertInto('sessions')
+        .values(row('sek_none', { sandbox_id: null, pipeline_run_id: null }))
+        .execute(),
+    ).rejects.toThrow(/sessions_owner_check|CHECK constraint/);
+    await expect(
+      db
+        .insertInto('sessions')
+        .values(row('sek_both', { sandbox_id: sandboxId, pipeline_run_id: 'run_old' }))
+        .execute(),
+    ).rejects.toThrow(/sessions_owner_check|CHECK constraint/);
+    await expect(
+      db
+        .insertInto('sessions')
+        .values(row('sek_ghost', { sandbox_id: null, pipeline_run_id: 'run_ghost' }))
+        .execute(),
+    ).rejects.toThrow(/foreign key/i);
+    await db
+      .insertInto('sessions')
+      .values(row('sek_run', { sandbox_id: null, pipeline_run_id: 'run_old' }))
+      .execute();
+    await expect(
+      db
+        .insertInto('sessions')
+        .values(row('sek_run2', { sandbox_id: null, pipeline_run_id: 'run_old' }))
+        .execute(),
+    ).rejects.toThrow(/unique/i);
     await db.deleteFrom('pipeline_runs').where('id', '=', 'run_old').execute();
     expect(await db.selectFrom('sessions').select('key').where('key', '=', 'sek_run').execute()).toEqual([]);
   });

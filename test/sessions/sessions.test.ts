@@ -112,7 +112,8 @@ describe.each(BACKENDS)('sessions on %s', (backend) => {
 
   it('puts concurrent command recordings of a sandbox without an active session into one new session, gap-free', async () => {
     const own = await seedSandbox(t, accountId);
-    const record = (i: number) => t.services.sessions.recordCommand({ accountId, sandboxId: own, command: `echo ${i}`, exitCode: 0, output: `${i}\n`, durationMs: 1, timedOut: false, truncated: false });
+    const record = (i: number) =>
+      t.services.sessions.recordCommand({ accountId, sandboxId: own, command: `echo ${i}`, exitCode: 0, output: `${i}\n`, durationMs: 1, timedOut: false, truncated: false });
     await Promise.all(Array.from({ length: 20 }, (_, i) => record(i)));
     const list = (await t.request('GET', `/v1/sandboxes/${own}/sessions`, { token: key })).body;
     expect(list).toHaveLength(1);

@@ -106,10 +106,14 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
     const hook = await receiver(() => 503);
     const created = await endpoint(key, hook.url);
     await t.request('POST', `/v1/webhooks/${created.id}/test`, { token: key });
-    const [listed] = await waitFor('the failed delivery', async () => {
-      const list = await deliveries(key, created.id, '?status=failed');
-      return list.length ? list : null;
-    }, 30_000);
+    const [listed] = await waitFor(
+      'the failed delivery',
+      async () => {
+        const list = await deliveries(key, created.id, '?status=failed');
+        return list.length ? list : null;
+      },
+      30_000,
+    );
     expect(listed).toMatchObject({ attempts: 3, max_attempts: 3, response_status: 503, last_error: 'the receiver answered HTTP 503' });
     expect(hook.requests).toHaveLength(3);
   });
@@ -169,11 +173,17 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
     expect(verified(created.secret, request)).toBe(false);
   });
 
-  it('publishes any catalogue event in the caller\'s transaction: pushed when it commits, never when it rolls back', async () => {
+  it("publishes any catalogue event in the caller's transaction: pushed when it commits, never when it rolls back", async () => {
     const { key, account } = await t.signup();
     const hook = await receiver();
     const created = await endpoint(key, hook.url, ['sandbox.error']);
-    const event = (id: string, type: 'sandbox.error' | 'sandbox.destroyed') => ({ id, type, accountId: account.id, occurredAt: new Date().toISOString(), data: { sandbox_id: 'sbx_x', reason: 'exit 137' } });
+    const event = (id: string, type: 'sandbox.error' | 'sandbox.destroyed') => ({
+      id,
+      type,
+      accountId: account.id,
+      occurredAt: new Date().toISOString(),
+      data: { sandbox_id: 'sbx_x', reason: 'exit 137' },
+    });
     await expect(
       t.storage.db.transaction().execute(async (trx) => {
         await t.services.webhooks.publisher.publish(trx, event('evt_rolled_back', 'sandbox.error'));

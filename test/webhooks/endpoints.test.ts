@@ -56,7 +56,11 @@ describe.each(BACKENDS)('webhook endpoints on %s', (backend) => {
     [{ url: 'https://10.0.0.5/hook', events: ['*'] }, 'body.url', /body\.url points to the non-public address 10\.0\.0\.5 .*PADDOCK_ALLOW_PRIVATE_WEBHOOKS/],
     [{ url: 'https://[::1]/hook', events: ['*'] }, 'body.url', /non-public address ::1/],
     [{ url: 'http://hooks.example.com/x', events: ['*'] }, 'body.url', /must be an https:\/\/ URL \(set PADDOCK_ALLOW_HTTP_WEBHOOKS=true/],
-    [{ url: URL_OK, events: ['pipeline.run.created', 'sandbox.exploded'] }, 'body.events[1]', /body\.events\[1\] is not an event type: "sandbox\.exploded" \(one of sandbox\.created, .*pipeline\.stage\.failed, or "\*" for all\)/],
+    [
+      { url: URL_OK, events: ['pipeline.run.created', 'sandbox.exploded'] },
+      'body.events[1]',
+      /body\.events\[1\] is not an event type: "sandbox\.exploded" \(one of sandbox\.created, .*pipeline\.stage\.failed, or "\*" for all\)/,
+    ],
     [{ url: URL_OK, events: [] }, 'body.events', /body\.events/],
     [{ url: URL_OK }, 'body.events', /body\.events is required/],
     [{ url: URL_OK, events: ['*'], secret: 'hunter2' }, 'body.secret', /body\.secret/],
@@ -75,7 +79,10 @@ describe.each(BACKENDS)('webhook endpoints on %s', (backend) => {
   it('changes url, events, description and enabled, and rotates the secret (answered once)', async () => {
     const { key } = await t.signup();
     const created = (await create(key, { url: URL_OK, events: ['*'] })).body;
-    const changed = await t.request('PATCH', `/v1/webhooks/${created.id}`, { token: key, body: { url: 'https://other.example.com/h', events: ['pipeline.stage.failed'], description: 'on call', enabled: false } });
+    const changed = await t.request('PATCH', `/v1/webhooks/${created.id}`, {
+      token: key,
+      body: { url: 'https://other.example.com/h', events: ['pipeline.stage.failed'], description: 'on call', enabled: false },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ id: created.id, url: 'https://other.example.com/h', events: ['pipeline.stage.failed'], description: 'on call', enabled: false });
     expect(changed.body.secret).toBeUndefined();

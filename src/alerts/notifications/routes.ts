@@ -4,15 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
 import type { Channel } from '../rules.js';
 import { IdParams, MAX_PAGE_LIMIT } from '../schemas.js';
-import {
-  Delivery,
-  ListDeliveriesQuery,
-  ListNotificationsQuery,
-  Notification,
-  NotificationConfig,
-  NotificationWithDeliveries,
-  UpdateConfigBody,
-} from './schemas.js';
+import { Delivery, ListDeliveriesQuery, ListNotificationsQuery, Notification, NotificationConfig, NotificationWithDeliveries, UpdateConfigBody } from './schemas.js';
 import type { NotificationService } from './service.js';
 import { ErrorResponse } from '../../core/error-body.js';
 
@@ -95,7 +87,11 @@ export function notificationRoutes(service: NotificationService): FastifyPluginA
       },
       handler: async (request) => {
         const { limit = 20, offset = 0, notification_id, channel, status } = request.query;
-        return service.deliveries(request.principal!.accountId, { notificationId: notification_id, channel: channel as Channel | undefined, status: status as DeliveryStatus | undefined }, { limit, offset });
+        return service.deliveries(
+          request.principal!.accountId,
+          { notificationId: notification_id, channel: channel as Channel | undefined, status: status as DeliveryStatus | undefined },
+          { limit, offset },
+        );
       },
     });
 

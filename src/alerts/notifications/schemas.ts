@@ -84,7 +84,10 @@ export const NotificationConfig = Type.Object(
       webhook: Type.Object({
         enabled: Type.Boolean(),
         url: Nullable(Type.String({ description: 'Receives `{type: "alert.raised", timestamp, data: <alert>}` signed per Standard Webhooks.' })),
-        secret: Type.String({ description: 'Standard Webhooks signing secret (`whsec_` + base64), generated with the config and shown here to full-scope credentials. Verify `webhook-signature` = `v1,` + base64(HMAC-SHA256(base64-decoded secret, `${webhook-id}.${webhook-timestamp}.${body}`)).' }),
+        secret: Type.String({
+          description:
+            'Standard Webhooks signing secret (`whsec_` + base64), generated with the config and shown here to full-scope credentials. Verify `webhook-signature` = `v1,` + base64(HMAC-SHA256(base64-decoded secret, `${webhook-id}.${webhook-timestamp}.${body}`)).',
+        }),
       }),
     }),
     updated_at: Type.String({ format: 'date-time' }),

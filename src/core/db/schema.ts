@@ -4,7 +4,21 @@
 // type against; no logic, and splitting it by feature would scatter the one picture of the schema.
 // Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
 import type { Scope } from '../access.js';
-import type { Plan, AlertSeverity, AlertType, AttemptStatus, DeliveryStatus, EvalStatus, PipelineStatus, RunStatus, SandboxStatus, SessionStatus, SnapshotKind, SnapshotStatus, StageStatus } from './column-values.js';
+import type {
+  Plan,
+  AlertSeverity,
+  AlertType,
+  AttemptStatus,
+  DeliveryStatus,
+  EvalStatus,
+  PipelineStatus,
+  RunStatus,
+  SandboxStatus,
+  SessionStatus,
+  SnapshotKind,
+  SnapshotStatus,
+  StageStatus,
+} from './column-values.js';
 
 export interface AccountsTable {
   id: string;

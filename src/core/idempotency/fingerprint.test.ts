@@ -22,5 +22,4 @@ describe('request fingerprint', () => {
     expect(requestFingerprint(key, 'POST', '/v1/sandboxes', { template: 'node' })).not.toBe(base);
     expect(requestFingerprint(Buffer.alloc(32, 2), 'POST', '/v1/sandboxes', { template: 'base' })).not.toBe(base);
   });
-
 });

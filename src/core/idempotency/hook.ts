@@ -24,7 +24,19 @@ const PRUNE_INTERVAL_MS = 15 * 60 * 1000;
 const POLL_MS = 100;
 
 /** Headers of the first answer that describe the request, not the resource: never replayed. */
-const NOT_REPLAYED = new Set(['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'set-cookie']);
+const NOT_REPLAYED = new Set([
+  'x-request-id',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'set-cookie',
+]);
 
 /** Seals stored answers: a first answer can hold a credential (a new API key's secret). */
 export interface ResponseSealer {
@@ -72,11 +84,19 @@ function replayableHeaders(reply: FastifyReply): Record<string, string> {
 
 function conflict(key: string, row: StoredKey, method: string, path: string): HttpError<422> {
   const where = row.method === method && row.path === path ? `${row.method} ${row.path} with another body` : `${row.method} ${row.path}`;
-  return new HttpError(422, `Idempotency-Key ${JSON.stringify(key)} was first used for ${where}: a key names one request, use a new key for a different one`, 'idempotency_conflict', { field: IDEMPOTENCY_HEADER });
+  return new HttpError(422, `Idempotency-Key ${JSON.stringify(key)} was first used for ${where}: a key names one request, use a new key for a different one`, 'idempotency_conflict', {
+    field: IDEMPOTENCY_HEADER,
+  });
 }
 
 function inProgress(key: string): HttpError<409> {
-  return new HttpError(409, `the first request with Idempotency-Key ${JSON.stringify(key)} is still running: retry after it answers`, 'idempotency_in_progress', { field: IDEMPOTENCY_HEADER }, { 'retry-after': '1' });
+  return new HttpError(
+    409,
+    `the first request with Idempotency-Key ${JSON.stringify(key)} is still running: retry after it answers`,
+    'idempotency_in_progress',
+    { field: IDEMPOTENCY_HEADER },
+    { 'retry-after': '1' },
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

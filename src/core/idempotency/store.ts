@@ -39,7 +39,9 @@ export class IdempotencyStore {
         .deleteFrom('idempotency_keys')
         .where('account_id', '=', claim.accountId)
         .where('key', '=', claim.key)
-        .where((eb) => eb.or([eb('expires_at', '<=', now.toISOString()), eb.and([eb('response_status', 'is', null), eb('created_at', '<', new Date(now.getTime() - this.abandonedAfterMs).toISOString())])]))
+        .where((eb) =>
+          eb.or([eb('expires_at', '<=', now.toISOString()), eb.and([eb('response_status', 'is', null), eb('created_at', '<', new Date(now.getTime() - this.abandonedAfterMs).toISOString())])]),
+        )
         .execute();
       const inserted = await this.db
         .insertInto('idempotency_keys')
@@ -97,4 +99,3 @@ export class IdempotencyStore {
     return Number(result.numDeletedRows);
   }
 }
-

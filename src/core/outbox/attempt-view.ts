@@ -12,7 +12,7 @@ export const DeliveryAttempt = Type.Object({
   outcome: Type.String({ enum: ['in_progress', 'delivered', 'failed', 'abandoned'], description: '`abandoned`: the server stopped during the attempt; the delivery was tried again.' }),
   status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, or SMTP reply code for email.' }),
   error: Nullable(Type.String()),
-  response: Nullable(Type.String({ description: 'The first KiB of the receiver\'s answer.' })),
+  response: Nullable(Type.String({ description: "The first KiB of the receiver's answer." })),
   duration_ms: Type.Union([Type.Integer(), Type.Null()]),
 });
 

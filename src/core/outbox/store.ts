@@ -41,12 +41,7 @@ export async function claimDue(db: Kysely<Database>, dialect: SqlDialect, reques
         .selectFrom('outbox')
         .select('id')
         .where('kind', 'in', request.kinds)
-        .where((w) =>
-          w.or([
-            w.and([w('status', '=', 'pending'), w('next_attempt_at', '<=', request.now)]),
-            w.and([w('status', '=', 'delivering'), w('lease_expires_at', '<=', request.now)]),
-          ]),
-        )
+        .where((w) => w.or([w.and([w('status', '=', 'pending'), w('next_attempt_at', '<=', request.now)]), w.and([w('status', '=', 'delivering'), w('lease_expires_at', '<=', request.now)])]))
         .orderBy('next_attempt_at')
         .limit(request.limit)
         .$call((q) => dialect.forUpdateSkipLocked(q)),
@@ -163,7 +158,11 @@ export function attemptsOf(db: Kysely<Database>, deliveryIds: string[]) {
 
 /** Deliveries kept, by kind and status (outbox_due_idx leads with status). */
 export async function countByKindAndStatus(db: Kysely<Database>): Promise<{ kind: string; status: string; count: number }[]> {
-  const rows = await db.selectFrom('outbox').select((eb) => ['kind', 'status', eb.fn.countAll<string | number>().as('count')]).groupBy(['kind', 'status']).execute();
+  const rows = await db
+    .selectFrom('outbox')
+    .select((eb) => ['kind', 'status', eb.fn.countAll<string | number>().as('count')])
+    .groupBy(['kind', 'status'])
+    .execute();
   return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
 }
 
@@ -185,9 +184,7 @@ export async function failedAttemptsByKind(db: Kysely<Database>): Promise<{ kind
  */
 export async function pruneFinished(db: Kysely<Database>, before: string, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const ids = (
-      await trx.selectFrom('outbox').select('id').where('status', 'in', ['delivered', 'failed']).where('updated_at', '<', before).limit(limit).execute()
-    ).map((row) => row.id);
+    const ids = (await trx.selectFrom('outbox').select('id').where('status', 'in', ['delivered', 'failed']).where('updated_at', '<', before).limit(limit).execute()).map((row) => row.id);
     if (!ids.length) return 0;
     await trx.deleteFrom('outbox_attempts').where('delivery_id', 'in', ids).execute();
     await trx.deleteFrom('outbox').where('id', 'in', ids).execute();

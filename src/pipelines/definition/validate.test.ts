@@ -28,7 +28,13 @@ describe('duration strings', () => {
 
 describe('cycle detection', () => {
   it('names the cycle in execution order', () => {
-    expect(findCycle([{ name: 'a', depends_on: ['c'] }, { name: 'b', depends_on: ['a'] }, { name: 'c', depends_on: ['b'] }])).toEqual(['a', 'b', 'c', 'a']);
+    expect(
+      findCycle([
+        { name: 'a', depends_on: ['c'] },
+        { name: 'b', depends_on: ['a'] },
+        { name: 'c', depends_on: ['b'] },
+      ]),
+    ).toEqual(['a', 'b', 'c', 'a']);
   });
   it('finds none in a diamond', () => {
     expect(findCycle([{ name: 'a' }, { name: 'b', depends_on: ['a'] }, { name: 'c', depends_on: ['a'] }, { name: 'd', depends_on: ['b', 'c'] }])).toBeNull();

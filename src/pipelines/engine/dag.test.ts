@@ -8,9 +8,27 @@ const decide = (stage: Partial<StageDefinition>, dependencies: [string, string][
   readiness({ name: 's', type: 'command', command: 'true', depends_on: dependencies.map(([n]) => n), ...stage }, new Map(dependencies.map(([n, s]) => [n, snapshot(n, s)])), scope);
 
 describe('readiness (GitHub Actions semantics)', () => {
-  it('waits while a dependency is unfinished', () => expect(decide({}, [['a', 'succeeded'], ['b', 'running']]).decision).toBe('wait'));
-  it('starts when all dependencies succeeded', () => expect(decide({}, [['a', 'succeeded'], ['b', 'succeeded']]).decision).toBe('start'));
-  it('skips when a dependency failed', () => expect(decide({}, [['a', 'failed'], ['b', 'succeeded']])).toEqual({ decision: 'skip', reason: 'dependency a did not succeed' }));
+  it('waits while a dependency is unfinished', () =>
+    expect(
+      decide({}, [
+        ['a', 'succeeded'],
+        ['b', 'running'],
+      ]).decision,
+    ).toBe('wait'));
+  it('starts when all dependencies succeeded', () =>
+    expect(
+      decide({}, [
+        ['a', 'succeeded'],
+        ['b', 'succeeded'],
+      ]).decision,
+    ).toBe('start'));
+  it('skips when a dependency failed', () =>
+    expect(
+      decide({}, [
+        ['a', 'failed'],
+        ['b', 'succeeded'],
+      ]),
+    ).toEqual({ decision: 'skip', reason: 'dependency a did not succeed' }));
   it('skips when a dependency was skipped', () => expect(decide({}, [['a', 'skipped']]).decision).toBe('skip'));
   it('on_failure runs only when a dependency failed', () => {
     expect(decide({ condition: { on_failure: true } }, [['a', 'failed']]).decision).toBe('start');

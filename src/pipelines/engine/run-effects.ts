@@ -60,7 +60,7 @@ export class RunEffects {
     const byName = new Map<string, StageSnapshot>(rows.map((row) => [row.name, row]));
     let scope: Awaited<ReturnType<typeof this.scope>> | null = null;
     const now = nowIso();
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const row of rows.filter((r) => r.status === 'waiting')) {
         if (!scope) scope = await this.scope(trx, run, rows);
@@ -77,7 +77,9 @@ export class RunEffects {
         }
       }
     }
-    const final = finalRunStatus(rows.map((row) => ({ status: row.status, failedRun: row.status === 'failed' && effectiveStage(byDefinition.get(row.name)!, definition.defaults).onFailure === 'stop' })));
+    const final = finalRunStatus(
+      rows.map((row) => ({ status: row.status, failedRun: row.status === 'failed' && effectiveStage(byDefinition.get(row.name)!, definition.defaults).onFailure === 'stop' })),
+    );
     if (final) await this.finishRun(trx, run, final, final === 'failed' ? 'a stage failed' : null, now);
   }
 

@@ -130,7 +130,12 @@ export class Transitions {
           await this.effects.emit(trx, run, 'pipeline.run.started', null, {}, nowText);
         }
         if (reclaimed) {
-          await trx.updateTable('pipeline_stage_attempts').set({ status: 'lost', error: `worker ${stage.lease_owner} stopped renewing its lease`, completed_at: nowText }).where('run_stage_id', '=', stage.id).where('attempt', '=', stage.attempt).execute();
+          await trx
+            .updateTable('pipeline_stage_attempts')
+            .set({ status: 'lost', error: `worker ${stage.lease_owner} stopped renewing its lease`, completed_at: nowText })
+            .where('run_stage_id', '=', stage.id)
+            .where('attempt', '=', stage.attempt)
+            .execute();
           await this.effects.emit(trx, run, 'pipeline.stage.lease_expired', stage.name, { attempt: stage.attempt, worker_id: stage.lease_owner }, nowText);
         }
         if (stage.type === 'await_approval') {
@@ -138,9 +143,32 @@ export class Transitions {
           continue;
         }
         const attempt = stage.attempt + 1;
-        const changes = { status: 'running' as const, attempt, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(), started_at: stage.started_at ?? nowText, next_attempt_at: null, updated_at: nowText };
+        const changes = {
+          status: 'running' as const,
+          attempt,
+          lease_owner: workerId,
+          lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(),
+          started_at: stage.started_at ?? nowText,
+          next_attempt_at: null,
+          updated_at: nowText,
+        };
         await store.updateStage(trx, stage.id, changes);
-        await trx.insertInto('pipeline_stage_attempts').values({ run_stage_id: stage.id, attempt, worker_id: workerId, status: 'running', exit_code: null, error: null, sandbox_id: null, stdout: '', stderr: '', started_at: nowText, completed_at: null }).execute();
+        await trx
+          .insertInto('pipeline_stage_attempts')
+          .values({
+            run_stage_id: stage.id,
+            attempt,
+            worker_id: workerId,
+            status: 'running',
+            exit_code: null,
+            error: null,
+            sandbox_id: null,
+            stdout: '',
+            stderr: '',
+            started_at: nowText,
+            completed_at: null,
+          })
+          .execute();
         await this.effects.emit(trx, run, 'pipeline.stage.started', stage.name, { attempt, type: stage.type, worker_id: workerId }, nowText);
         const orphanSandboxes = reclaimed
           ? (await trx.selectFrom('pipeline_run_sandboxes').select('sandbox_id').where('run_stage_id', '=', stage.id).where('attempt', '<', attempt).execute()).map((r) => r.sandbox_id)
@@ -156,10 +184,26 @@ export class Transitions {
     const approval = configOf(definition, 'await_approval');
     const sla = approval?.sla_timeout;
     const deadline = sla ? new Date(now.getTime() + parseDurationMs(sla)!).toISOString() : null;
-    await store.updateStage(trx, stage.id, { status: 'paused_approval', attempt: stage.attempt + 1, started_at: stage.started_at ?? nowText, approval_deadline: deadline, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: nowText });
+    await store.updateStage(trx, stage.id, {
+      status: 'paused_approval',
+      attempt: stage.attempt + 1,
+      started_at: stage.started_at ?? nowText,
+      approval_deadline: deadline,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: nowText,
+    });
     run.status = 'paused';
     await store.updateRun(trx, run.id, { status: 'paused', updated_at: nowText });
-    await this.effects.emit(trx, run, 'pipeline.stage.paused_approval', stage.name, { message: approval?.message ?? null, channels: approval?.channels ?? ['dashboard'], approval_deadline: deadline }, nowText);
+    await this.effects.emit(
+      trx,
+      run,
+      'pipeline.stage.paused_approval',
+      stage.name,
+      { message: approval?.message ?? null, channels: approval?.channels ?? ['dashboard'], approval_deadline: deadline },
+      nowText,
+    );
     await this.notifier.notify(trx, { accountId: run.account_id, run, stage: definition, deadline });
   }
 
@@ -231,7 +275,14 @@ export class Transitions {
           await this.effects.emit(trx, run, 'pipeline.stage.retrying', stage.name, { ...eventData, retry_in_ms: delayMs }, now);
           return true;
         }
-        await store.updateStage(trx, stage.id, { ...common, status: 'failed', failures, error: outcome.error ?? null, completed_at: now, duration_ms: Date.parse(now) - Date.parse(stage.started_at!) });
+        await store.updateStage(trx, stage.id, {
+          ...common,
+          status: 'failed',
+          failures,
+          error: outcome.error ?? null,
+          completed_at: now,
+          duration_ms: Date.parse(now) - Date.parse(stage.started_at!),
+        });
         await this.effects.emit(trx, run, 'pipeline.stage.failed', stage.name, eventData, now);
         const failFast = claimed.definition.type === 'gate' && claimed.definition.config?.fail_fast === true;
         if (settings.onFailure === 'stop' || failFast) {
@@ -258,7 +309,12 @@ export class Transitions {
         .where('attempt', '=', claimed.stage.attempt)
         .where('status', '=', 'running')
         .executeTakeFirst();
-      await trx.updateTable('pipeline_stage_attempts').set({ status: 'interrupted', error: 'the server shut down during the attempt', completed_at: now, ...logs }).where('run_stage_id', '=', claimed.stage.id).where('attempt', '=', claimed.stage.attempt).execute();
+      await trx
+        .updateTable('pipeline_stage_attempts')
+        .set({ status: 'interrupted', error: 'the server shut down during the attempt', completed_at: now, ...logs })
+        .where('run_stage_id', '=', claimed.stage.id)
+        .where('attempt', '=', claimed.stage.attempt)
+        .execute();
       if (Number(result.numUpdatedRows) === 1) await this.effects.emit(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
     });
   }
@@ -333,7 +389,10 @@ export class Transitions {
     const overdue: { runId: string; decision: 'approve' | 'reject' }[] = [];
     for (const row of rows) {
       const definition = await this.effects.definition(this.db, row.pipeline_id, row.version);
-      const auto = configOf(definition.stages.find((s) => s.name === row.name), 'await_approval')?.auto_decision;
+      const auto = configOf(
+        definition.stages.find((s) => s.name === row.name),
+        'await_approval',
+      )?.auto_decision;
       overdue.push({ runId: row.run_id, decision: auto === 'approve' ? 'approve' : 'reject' });
     }
     return overdue;

@@ -142,7 +142,11 @@ export class PipelineWorker {
       env: { ...input.env, ...definition.env },
       signal: controller.signal,
       state: {
-        get: async (key) => this.state.get(run.id, key).then((entry) => entry.value, () => null),
+        get: async (key) =>
+          this.state.get(run.id, key).then(
+            (entry) => entry.value,
+            () => null,
+          ),
         put: async (key, value, options) => void (await this.state.put(run.id, key, { value, ...options }, stage.name)),
       },
       log: (stream, text) => {
@@ -204,7 +208,11 @@ export class PipelineWorker {
     const attempts = [...this.running.values()];
     if (attempts.length === 0) return;
     try {
-      const lost = await this.transitions.heartbeat(this.id, attempts.map((a) => ({ stageId: a.claimed.stage.id, attempt: a.claimed.stage.attempt })), this.options.leaseMs);
+      const lost = await this.transitions.heartbeat(
+        this.id,
+        attempts.map((a) => ({ stageId: a.claimed.stage.id, attempt: a.claimed.stage.attempt })),
+        this.options.leaseMs,
+      );
       for (const attempt of attempts) {
         if (lost.has(attempt.claimed.stage.id)) attempt.controller.abort('the stage was canceled or taken over');
         else if (attempt.logsDirty) {
@@ -229,4 +237,3 @@ export class PipelineWorker {
     }
   }
 }
-

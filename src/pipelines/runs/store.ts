@@ -37,7 +37,10 @@ export async function updateStage(db: Kysely<Database>, stageId: string, changes
 /** Appends to the run's timeline; the caller holds the run lock, so sequences have no gaps. */
 export async function appendEvent(db: Kysely<Database>, run: RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
   run.event_count += 1;
-  await db.insertInto('pipeline_run_events').values({ run_id: run.id, sequence: run.event_count, type, stage, data: JSON.stringify(data), created_at: at }).execute();
+  await db
+    .insertInto('pipeline_run_events')
+    .values({ run_id: run.id, sequence: run.event_count, type, stage, data: JSON.stringify(data), created_at: at })
+    .execute();
   await db.updateTable('pipeline_runs').set({ event_count: run.event_count }).where('id', '=', run.id).execute();
 }
 
@@ -74,6 +77,10 @@ export async function sandboxesOfRun(db: Kysely<Database>, runId: string): Promi
 
 /** What the run's stages reported spending (a2a, eval), in USD. */
 export async function reportedCostUsd(db: Kysely<Database>, runId: string): Promise<number> {
-  const row = await db.selectFrom('pipeline_run_stages').select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('cost_usd'), eb.lit(0)).as('total')).where('run_id', '=', runId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('pipeline_run_stages')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('cost_usd'), eb.lit(0)).as('total'))
+    .where('run_id', '=', runId)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }

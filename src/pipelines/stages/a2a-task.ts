@@ -107,7 +107,7 @@ export function messageText(message: Message | null): string {
 /** The value the stage stores in state: the text and data of the output, and where it came from. */
 export function taskOutput(progress: TaskProgress, agentUrl: string) {
   const artifacts = [...progress.artifacts.values()];
-  const source = artifacts.length ? artifacts.flatMap((a) => a.parts) : (progress.reply ?? progress.statusMessage)?.parts ?? [];
+  const source = artifacts.length ? artifacts.flatMap((a) => a.parts) : ((progress.reply ?? progress.statusMessage)?.parts ?? []);
   return {
     agent_url: agentUrl,
     task_id: progress.taskId,

@@ -169,7 +169,11 @@ export function createA2aStage(deps: A2aStageDeps): StageExecutor {
     const output = taskOutput(progress, config.agent_url);
     if (progress.state !== null && INTERRUPTED_STATES.has(progress.state)) {
       const canceled = await cancelRemote(client, progress, context);
-      return { status: 'failed', error: `a2a: the agent asked for more (${stateName(progress.state)}: ${messageText(progress.statusMessage)}), which a pipeline stage cannot give; ${canceled}`, cost_usd: progress.costUsd };
+      return {
+        status: 'failed',
+        error: `a2a: the agent asked for more (${stateName(progress.state)}: ${messageText(progress.statusMessage)}), which a pipeline stage cannot give; ${canceled}`,
+        cost_usd: progress.costUsd,
+      };
     }
     if (progress.state !== null && progress.state !== TaskState.TASK_STATE_COMPLETED) {
       const remote = messageText(progress.statusMessage);

@@ -25,11 +25,21 @@ export function evalGateResult(run: EvalRunSummary, comparison: BaselineComparis
     check('min_pass_rate', `>= ${minPassRate}`, String(run.pass_rate), run.pass_rate >= minPassRate - EPSILON, `pass rate ${run.pass_rate} is below the minimum ${minPassRate}`),
   ];
   if (limits.max_cost_usd !== undefined) {
-    checks.push(check('max_cost', `<= ${limits.max_cost_usd}`, String(run.cost_usd), run.cost_usd <= limits.max_cost_usd + EPSILON, `cost ${run.cost_usd} USD exceeds the maximum ${limits.max_cost_usd} USD`));
+    checks.push(
+      check('max_cost', `<= ${limits.max_cost_usd}`, String(run.cost_usd), run.cost_usd <= limits.max_cost_usd + EPSILON, `cost ${run.cost_usd} USD exceeds the maximum ${limits.max_cost_usd} USD`),
+    );
   }
   if (limits.fail_on_regression) {
     const actual = comparison.baseline_count ? `drop ${round(-comparison.score_delta, 6)} from baseline ${comparison.baseline_score}` : 'no baseline yet';
-    checks.push(check('regression', `score drop <= ${threshold}`, actual, !comparison.is_regression, `score ${run.score} regressed ${comparison.regression_pct}% from the baseline ${comparison.baseline_score} of the last ${comparison.baseline_count} runs (allowed drop ${threshold})`));
+    checks.push(
+      check(
+        'regression',
+        `score drop <= ${threshold}`,
+        actual,
+        !comparison.is_regression,
+        `score ${run.score} regressed ${comparison.regression_pct}% from the baseline ${comparison.baseline_score} of the last ${comparison.baseline_count} runs (allowed drop ${threshold})`,
+      ),
+    );
   }
   const failed = checks.filter((c) => !c.passed);
   return {

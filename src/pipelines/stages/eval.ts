@@ -42,7 +42,8 @@ export function parseEvalStageConfig(raw: Record<string, unknown>): Parsed {
   if (!fraction('min_pass_rate')) return { problem: 'config.min_pass_rate must be a number from 0 to 1' };
   if (!fraction('regression_threshold')) return { problem: 'config.regression_threshold must be a number from 0 to 1' };
   if (raw.max_cost_usd !== undefined && !(isNumber(raw.max_cost_usd) && raw.max_cost_usd >= 0)) return { problem: 'config.max_cost_usd must be a number >= 0' };
-  if (raw.baseline_count !== undefined && !(Number.isInteger(raw.baseline_count) && (raw.baseline_count as number) >= 1 && (raw.baseline_count as number) <= 100)) return { problem: 'config.baseline_count must be an integer from 1 to 100' };
+  if (raw.baseline_count !== undefined && !(Number.isInteger(raw.baseline_count) && (raw.baseline_count as number) >= 1 && (raw.baseline_count as number) <= 100))
+    return { problem: 'config.baseline_count must be an integer from 1 to 100' };
   for (const flag of ['fail_on_regression', 'store_result_in_state']) {
     if (raw[flag] !== undefined && typeof raw[flag] !== 'boolean') return { problem: `config.${flag} must be a boolean` };
   }
@@ -81,7 +82,13 @@ export function createEvalStage(deps: EvalStageDeps): StageExecutor {
     const previousScores = await deps.evals.baselineScores(context.accountId, target, config.baseline_count);
     let result: EvalResultView | null;
     try {
-      result = await deps.evals.run(context.accountId, target, { signal: context.signal, maxCostUsd: config.max_cost_usd, source: 'pipeline', pipelineRunId: context.runId, stageName: context.stageName });
+      result = await deps.evals.run(context.accountId, target, {
+        signal: context.signal,
+        maxCostUsd: config.max_cost_usd,
+        source: 'pipeline',
+        pipelineRunId: context.runId,
+        stageName: context.stageName,
+      });
     } catch (error) {
       const message = (error as Error).message;
       const errored: EvalRunSummary = { status: 'errored', pass_rate: 0, score: 0, cost_usd: 0 };
@@ -91,13 +98,20 @@ export function createEvalStage(deps: EvalStageDeps): StageExecutor {
     if (!result) return { status: 'failed', error: `eval run stopped: ${abortReason(context.signal)}` };
 
     for (const scenario of result.scenarios as { name: string; status: string; score: number; exit_code: number | null; error: string | null }[]) {
-      context.log(scenario.status === 'passed' ? 'stdout' : 'stderr', `${scenario.name}: ${scenario.status}, score ${scenario.score}, exit code ${scenario.exit_code ?? '-'}${scenario.error ? `, ${scenario.error}` : ''}\n`);
+      context.log(
+        scenario.status === 'passed' ? 'stdout' : 'stderr',
+        `${scenario.name}: ${scenario.status}, score ${scenario.score}, exit code ${scenario.exit_code ?? '-'}${scenario.error ? `, ${scenario.error}` : ''}\n`,
+      );
     }
     const comparison = compareWithBaseline(result.score, previousScores, config.regression_threshold);
     const gate = evalGateResult(result, comparison, config, new Date().toISOString());
     context.log('stdout', `${gate.message}\n`);
     if (config.store_result_in_state) {
-      await context.state.put(config.result_state_key, { eval_result_id: result.id, status: result.status, pass_rate: result.pass_rate, score: result.score, cost_usd: result.cost_usd, gate_result: gate, scenarios: result.scenarios }, { type: 'json' });
+      await context.state.put(
+        config.result_state_key,
+        { eval_result_id: result.id, status: result.status, pass_rate: result.pass_rate, score: result.score, cost_usd: result.cost_usd, gate_result: gate, scenarios: result.scenarios },
+        { type: 'json' },
+      );
     }
     // The eval's sandboxes are not the run's own, so their cost is reported here for the run's total.
     return gate.passed ? { status: 'succeeded', gate_result: gate, cost_usd: result.cost_usd } : { status: 'failed', error: gate.message, gate_result: gate, cost_usd: result.cost_usd };

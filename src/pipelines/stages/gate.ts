@@ -26,11 +26,17 @@ export function gateExecutor(deps: GateDependencies): StageExecutor {
     let totalCost: number | undefined;
     if (config.trust_above !== undefined) {
       const trust = await deps.trustOf(context.runId);
-      add({ type: 'trust', expected: `>= ${config.trust_above}`, actual: String(trust.score), passed: trust.score >= config.trust_above }, `trust score ${trust.score} is below ${config.trust_above} (lowest of ${trust.sessions} session(s))`);
+      add(
+        { type: 'trust', expected: `>= ${config.trust_above}`, actual: String(trust.score), passed: trust.score >= config.trust_above },
+        `trust score ${trust.score} is below ${config.trust_above} (lowest of ${trust.sessions} session(s))`,
+      );
     }
     if (config.cost_below !== undefined) {
       totalCost = await deps.costOf(context.runId);
-      add({ type: 'cost', expected: `< ${config.cost_below}`, actual: totalCost.toFixed(6), passed: totalCost < config.cost_below }, `run cost $${totalCost.toFixed(6)} is not below $${config.cost_below}`);
+      add(
+        { type: 'cost', expected: `< ${config.cost_below}`, actual: totalCost.toFixed(6), passed: totalCost < config.cost_below },
+        `run cost $${totalCost.toFixed(6)} is not below $${config.cost_below}`,
+      );
     }
     if (config.expression !== undefined || config.state_key !== undefined) {
       const scope = await deps.scopeOf(context.runId);
@@ -49,7 +55,10 @@ export function gateExecutor(deps: GateDependencies): StageExecutor {
         const key = config.state_key;
         const value = scope.state[key];
         const passed = value === true || value === 'true' || (typeof value === 'object' && value !== null && (value as { passed?: unknown }).passed === true);
-        add({ type: 'expression', expected: `state["${key}"] is true`, actual: value === undefined ? 'missing' : typeof value === 'string' ? value : JSON.stringify(value), passed }, value === undefined ? `state key ${key} is not set` : `state key ${key} does not hold true`);
+        add(
+          { type: 'expression', expected: `state["${key}"] is true`, actual: value === undefined ? 'missing' : typeof value === 'string' ? value : JSON.stringify(value), passed },
+          value === undefined ? `state key ${key} is not set` : `state key ${key} does not hold true`,
+        );
       }
     }
     const failed = checks.filter((check) => !check.passed);

@@ -115,13 +115,17 @@ export class StateGateway {
           return send(204, null);
         case 'PUT': {
           const body = await readJson(request);
-          if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'body must be a JSON object: {value, type?, mime_type?, ttl_seconds?}', 'invalid_field', { field: 'body' });
+          if (body === null || typeof body !== 'object' || Array.isArray(body))
+            throw new HttpError(400, 'body must be a JSON object: {value, type?, mime_type?, ttl_seconds?}', 'invalid_field', { field: 'body' });
           const { value, type, mime_type: mimeType, ttl_seconds: ttlSeconds } = body as Record<string, unknown>;
           if (type !== undefined && typeof type !== 'string') throw new Invalid('body.type', 'must be a string');
           if (mimeType !== undefined && typeof mimeType !== 'string') throw new Invalid('body.mime_type', 'must be a string');
           if (ttlSeconds !== undefined && !Number.isInteger(ttlSeconds)) throw new Invalid('body.ttl_seconds', 'must be an integer');
           if (type !== undefined && !['string', 'json', 'file', 'patch', 'artifact'].includes(type as string)) throw new Invalid('body.type', 'must be one of string, json, file, patch, artifact');
-          return send(200, await this.state.put(who.runId, key, { value, type: type as never, mime_type: mimeType as string | undefined, ttl_seconds: ttlSeconds as number | undefined }, who.stageName));
+          return send(
+            200,
+            await this.state.put(who.runId, key, { value, type: type as never, mime_type: mimeType as string | undefined, ttl_seconds: ttlSeconds as number | undefined }, who.stageName),
+          );
         }
         default:
           throw new HttpError(405, 'use GET, PUT or DELETE', 'method_not_allowed', {}, { allow: 'GET, PUT, DELETE' });

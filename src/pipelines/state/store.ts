@@ -34,7 +34,9 @@ export async function upsertEntry(db: Kysely<Database>, row: StateRow): Promise<
     .insertInto('pipeline_run_state')
     .values(row)
     .onConflict((oc) =>
-      oc.columns(['run_id', 'key']).doUpdateSet({ value: row.value, type: row.type, mime_type: row.mime_type, size_bytes: row.size_bytes, created_by: row.created_by, updated_at: row.updated_at, expires_at: row.expires_at }),
+      oc
+        .columns(['run_id', 'key'])
+        .doUpdateSet({ value: row.value, type: row.type, mime_type: row.mime_type, size_bytes: row.size_bytes, created_by: row.created_by, updated_at: row.updated_at, expires_at: row.expires_at }),
     )
     .execute();
 }

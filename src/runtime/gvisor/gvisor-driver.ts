@@ -32,8 +32,7 @@ export class GvisorDriver implements OciDriver {
   }
 
   async start(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode): Promise<void> {
-    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'run', '--detach', '--bundle', bundleDir, id],
-      path.join(bundleDir, 'start.log'), 60_000);
+    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
   }
 
   /**
@@ -43,8 +42,7 @@ export class GvisorDriver implements OciDriver {
    * devices: `runsc checkpoint` refuses host networking, and `none` needs nothing from the namespace.
    */
   private runArgs(netnsPath: string, networkMode: NetworkMode): string[] {
-    return [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, networkMode === 'none' ? '--network=none' : '--network=host',
-      '--overlay2=none', '--host-uds=open'];
+    return [`--net=${netnsPath}`, '--', binary, ...this.cli.globalArgs, networkMode === 'none' ? '--network=none' : '--network=host', '--overlay2=none', '--host-uds=open'];
   }
 
   ownNetworkStack(networkMode: NetworkMode): boolean {
@@ -69,8 +67,7 @@ export class GvisorDriver implements OciDriver {
   }
 
   async restore(id: string, bundleDir: string, netnsPath: string, networkMode: NetworkMode, imageDir: string): Promise<void> {
-    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'restore', '--detach', '--image-path', imageDir, '--bundle', bundleDir, id],
-      path.join(bundleDir, 'restore.log'), 120_000);
+    await runDetached('nsenter', [...this.runArgs(netnsPath, networkMode), 'restore', '--detach', '--image-path', imageDir, '--bundle', bundleDir, id], path.join(bundleDir, 'restore.log'), 120_000);
     await rm(imageDir, { recursive: true, force: true });
   }
 
@@ -78,8 +75,7 @@ export class GvisorDriver implements OciDriver {
     const pidFile = path.join(sandboxDir, `exec-${randomUUID()}.pid`);
     return {
       file: binary,
-      args: [...this.cli.globalArgs, 'exec', '--cwd', process.cwd, ...envFlags(process.env), '--internal-pid-file', pidFile,
-        id, ...process.args],
+      args: [...this.cli.globalArgs, 'exec', '--cwd', process.cwd, ...envFlags(process.env), '--internal-pid-file', pidFile, id, ...process.args],
       killTree: async () => {
         const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
         if (pid > 0) await this.killInsideTree(id, pid);
@@ -92,14 +88,17 @@ export class GvisorDriver implements OciDriver {
   private async killInsideTree(id: string, rootPid: number): Promise<void> {
     const { stdout } = await run(binary, [...this.cli.globalArgs, 'ps', id]);
     // Table output (`--format json` lists only pids): UID PID PPID C TTY STIME TIME CMD.
-    const processes = stdout.split('\n').slice(1).map((line) => line.trim().split(/\s+/))
-      .filter((fields) => fields.length >= 3).map((fields) => ({ PID: Number(fields[1]), PPID: Number(fields[2]) }));
+    const processes = stdout
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields.length >= 3)
+      .map((fields) => ({ PID: Number(fields[1]), PPID: Number(fields[2]) }));
     const doomed = [rootPid];
     for (let index = 0; index < doomed.length; index++) {
       for (const candidate of processes) if (candidate.PPID === doomed[index]) doomed.push(candidate.PID);
     }
-    const kill = (pid: number): Promise<unknown> =>
-      run(binary, [...this.cli.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {});
+    const kill = (pid: number): Promise<unknown> => run(binary, [...this.cli.globalArgs, 'kill', '--pid', String(pid), id, 'KILL']).catch(() => {});
     // The exec'd process first: were a child killed first, the parent could run on for a moment.
     await kill(rootPid);
     await Promise.all(doomed.slice(1).map(kill));
@@ -142,7 +141,6 @@ export class GvisorDriver implements OciDriver {
     if ((state.status === 'running' || state.status === 'paused') && !(await processAlive(state.pid))) return 'stopped';
     return state.status;
   }
-
 
   async networkPid(id: string): Promise<number> {
     const state = await this.cli.state(id);

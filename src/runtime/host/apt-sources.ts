@@ -36,7 +36,10 @@ export function parseOneLineSources(text: string): AptSource[] {
   for (const rawLine of text.split('\n')) {
     const line = rawLine.replace(/#.*/, '').trim();
     if (!line.startsWith('deb ')) continue;
-    const words = line.replace(/\[[^\]]*\]/, '').split(/\s+/).slice(1);
+    const words = line
+      .replace(/\[[^\]]*\]/, '')
+      .split(/\s+/)
+      .slice(1);
     if (words.length < 2) continue;
     sources.push({ uri: words[0], suites: [words[1]], components: words.slice(2) });
   }

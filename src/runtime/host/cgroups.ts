@@ -37,17 +37,14 @@ export async function readCgroupUsage(cgroupsPath: string): Promise<CgroupUsage>
     return { cpuSeconds: usageMicros / 1e6, memoryBytes };
   }
   const cpuNanos = Number((await readFile(path.join(cgroupRoot, 'cpuacct', cgroupsPath, 'cpuacct.usage'), 'utf8')).trim());
-  const memoryBytes = Number(
-    (await readFile(path.join(cgroupRoot, 'memory', cgroupsPath, 'memory.usage_in_bytes'), 'utf8')).trim(),
-  );
+  const memoryBytes = Number((await readFile(path.join(cgroupRoot, 'memory', cgroupsPath, 'memory.usage_in_bytes'), 'utf8')).trim());
   return { cpuSeconds: cpuNanos / 1e9, memoryBytes };
 }
 
 /** Cgroup directories a sandbox may leave behind, for clean-up after a crash. */
 export async function cgroupDirs(cgroupsPath: string): Promise<string[]> {
   if ((await cgroupVersion()) === 2) return [path.join(cgroupRoot, cgroupsPath)];
-  const controllers = ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'freezer', 'blkio', 'devices', 'net_cls', 'net_prio',
-    'perf_event', 'hugetlb', 'systemd', 'rdma', 'misc'];
+  const controllers = ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'freezer', 'blkio', 'devices', 'net_cls', 'net_prio', 'perf_event', 'hugetlb', 'systemd', 'rdma', 'misc'];
   return controllers.map((controller) => path.join(cgroupRoot, controller, cgroupsPath));
 }
 
@@ -83,9 +80,7 @@ export async function setCgroupFrozen(cgroupsPath: string, frozen: boolean, time
   writeFileSync(file, v2 ? (frozen ? '1' : '0') : frozen ? 'FROZEN' : 'THAWED');
   // v1 reports FREEZING until every task has stopped; v2 reports `frozen 1` in cgroup.events.
   for (let attempt = 0; attempt <= timeoutMs / 2; attempt++) {
-    const state = v2
-      ? /frozen (\d)/.exec(readFileSync(path.join(cgroupRoot, cgroupsPath, 'cgroup.events'), 'utf8'))?.[1] === '1'
-      : readFileSync(file, 'utf8').trim() === 'FROZEN';
+    const state = v2 ? /frozen (\d)/.exec(readFileSync(path.join(cgroupRoot, cgroupsPath, 'cgroup.events'), 'utf8'))?.[1] === '1' : readFileSync(file, 'utf8').trim() === 'FROZEN';
     if (state === frozen) return;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }

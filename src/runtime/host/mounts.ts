@@ -48,7 +48,13 @@ export async function unmount(...targets: string[]): Promise<void> {
     for (const point of await mountPointsUnder(target)) if (!points.includes(point)) points.push(point);
   }
   if (points.length === 0) return;
-  if (await run('umount', points).then(() => true, () => false)) return;
+  if (
+    await run('umount', points).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   for (const point of points) {
     if (!(await isMountPoint(point))) continue;
     try {

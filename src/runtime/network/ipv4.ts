@@ -47,5 +47,5 @@ export function broadcastOf(cidr: Cidr): number {
 }
 
 export function cidrContains(cidr: Cidr, address: number): boolean {
-  return ((address & maskOf(cidr.prefixLength)) >>> 0) === cidr.network;
+  return (address & maskOf(cidr.prefixLength)) >>> 0 === cidr.network;
 }

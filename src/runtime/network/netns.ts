@@ -14,12 +14,7 @@ export async function pathExists(path: string): Promise<boolean> {
 }
 
 /** Runs a command inside a network namespace only (mounts and /sys stay the host's, which runsc needs). */
-export function netnsExec(
-  netnsPath: string,
-  command: string,
-  args: string[] = [],
-  options: { input?: string; timeoutMs?: number } = {},
-): Promise<CommandResult> {
+export function netnsExec(netnsPath: string, command: string, args: string[] = [], options: { input?: string; timeoutMs?: number } = {}): Promise<CommandResult> {
   return runCommand('nsenter', [`--net=${netnsPath}`, '--', command, ...args], options);
 }
 
@@ -39,17 +34,9 @@ export async function createIsolatedNamespace(names: SandboxNames): Promise<void
  */
 export async function createConnectedNamespace(config: NetworkConfig, names: SandboxNames, ip: string, mtu: number): Promise<void> {
   const create = (await pathExists(names.netnsPath)) ? [] : [`netns add ${names.netns}`];
-  await ipBatch([
-    ...create,
-    `link add ${names.hostVeth} mtu ${mtu} type veth peer name eth0 mtu ${mtu} address ${sandboxMac(ip)} netns ${names.netns}`,
-  ]);
+  await ipBatch([...create, `link add ${names.hostVeth} mtu ${mtu} type veth peer name eth0 mtu ${mtu} address ${sandboxMac(ip)} netns ${names.netns}`]);
   await writeSysctl(`/proc/sys/net/ipv6/conf/${names.hostVeth}/disable_ipv6`, '1', true);
-  const inside = [
-    'link set lo up',
-    `addr add ${ip}/${config.prefixLength} dev eth0`,
-    'link set eth0 up',
-    `route add default via ${config.gateway} dev eth0`,
-  ];
+  const inside = ['link set lo up', `addr add ${ip}/${config.prefixLength} dev eth0`, 'link set eth0 up', `route add default via ${config.gateway} dev eth0`];
   await Promise.all([
     ipBatch([
       `link set ${names.hostVeth} master ${config.bridgeName}`,
@@ -58,9 +45,9 @@ export async function createConnectedNamespace(config: NetworkConfig, names: San
       `link set ${names.hostVeth} up`,
     ]).then(() => pinPortMac(names.hostVeth, sandboxMac(ip))),
     // Inside the namespace, /proc/sys/net is the namespace's own; `all` also covers the eth0 already there.
-    run('nsenter', [`--net=${names.netnsPath}`, '--', 'sh', '-c',
-      'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 && exec ip -batch -'],
-    { input: inside.join('\n') + '\n' }),
+    run('nsenter', [`--net=${names.netnsPath}`, '--', 'sh', '-c', 'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 && exec ip -batch -'], {
+      input: inside.join('\n') + '\n',
+    }),
   ]);
 }
 

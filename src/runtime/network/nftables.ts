@@ -21,8 +21,7 @@ export function baseRuleset(config: NetworkConfig): string {
   const bridge = `bridge ${config.tableName}`;
   const br = `"${config.bridgeName}"`;
   const ports = `"${config.interfacePrefix}*"`;
-  const exposed = (protocol: 'tcp' | 'udp') =>
-    config.exposedHostPorts.filter((entry) => entry.protocol === protocol).map((entry) => String(entry.port));
+  const exposed = (protocol: 'tcp' | 'udp') => config.exposedHostPorts.filter((entry) => entry.protocol === protocol).map((entry) => String(entry.port));
   const lines = [
     `add table ${inet}`,
     `add set ${inet} denied { type ipv4_addr; flags interval; auto-merge; }`,
@@ -98,10 +97,7 @@ export interface SandboxRules {
 export function sandboxRuleset(config: NetworkConfig, rules: SandboxRules): string {
   const inet = `inet ${config.tableName}`;
   const { names, ip } = rules;
-  const lines = [
-    `add element bridge ${config.tableName} ports { "${names.hostVeth}" . ${ip} }`,
-    portMacLine('add', config, names.hostVeth, sandboxMac(ip)),
-  ];
+  const lines = [`add element bridge ${config.tableName} ports { "${names.hostVeth}" . ${ip} }`, portMacLine('add', config, names.hostVeth, sandboxMac(ip))];
   if (rules.mode === 'full') {
     lines.push(`add element ${inet} egress { ${ip} : accept }`);
   } else {

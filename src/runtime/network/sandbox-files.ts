@@ -13,19 +13,11 @@ export function sandboxResolvConf(mode: NetworkMode, dnsServers: string[]): stri
 
 /** The sandbox's hostname is its id (spec), mapped to its own address or to loopback. */
 export function sandboxHostsFile(id: string, ip: string | null): string {
-  return [
-    '127.0.0.1\tlocalhost',
-    '::1\tlocalhost ip6-localhost ip6-loopback',
-    `${ip ?? '127.0.1.1'}\t${id}`,
-    '',
-  ].join('\n');
+  return ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', `${ip ?? '127.0.1.1'}\t${id}`, ''].join('\n');
 }
 
 /** Both files for one sandbox, using the same resolvers the network layer allows (see NetworkOptions.dnsServers). */
-export async function sandboxNameFiles(
-  options: { dnsServers?: string[] },
-  sandbox: { id: string; mode: NetworkMode; ip: string | null },
-): Promise<{ resolvConf: string; hosts: string }> {
+export async function sandboxNameFiles(options: { dnsServers?: string[] }, sandbox: { id: string; mode: NetworkMode; ip: string | null }): Promise<{ resolvConf: string; hosts: string }> {
   const dnsServers = options.dnsServers ?? (await hostDnsServers());
   return { resolvConf: sandboxResolvConf(sandbox.mode, dnsServers), hosts: sandboxHostsFile(sandbox.id, sandbox.ip) };
 }

@@ -8,27 +8,8 @@ import { DnsRefresher } from './dns-refresher.js';
 import { ensureIptablesForwarding } from './host-firewall.js';
 import { IpAllocator } from './ip-allocator.js';
 import { hashInName, idHash, sandboxNames, type SandboxNames } from './names.js';
-import {
-  createConnectedNamespace,
-  createIsolatedNamespace,
-  deleteConnection,
-  deleteLink,
-  hardenPort,
-  listLinks,
-  listNamespaces,
-  pathExists,
-  sandboxEth0Mac,
-} from './netns.js';
-import {
-  allowSetRuleset,
-  applyRuleset,
-  baseRuleset,
-  leaseRemovalRuleset,
-  portMacLine,
-  readTableState,
-  removalRuleset,
-  sandboxRuleset,
-} from './nftables.js';
+import { createConnectedNamespace, createIsolatedNamespace, deleteConnection, deleteLink, hardenPort, listLinks, listNamespaces, pathExists, sandboxEth0Mac } from './netns.js';
+import { allowSetRuleset, applyRuleset, baseRuleset, leaseRemovalRuleset, portMacLine, readTableState, removalRuleset, sandboxRuleset } from './nftables.js';
 import { type NetworkConfig, type NetworkOptions, resolveNetworkOptions } from './options.js';
 
 export interface SandboxNetwork {
@@ -76,13 +57,7 @@ class LinuxSandboxNetwork implements SandboxNetwork {
     const allocator = new IpAllocator(config.stateDir, config.firstHost, config.lastHost, config.subnetText);
     await allocator.load();
     this.state?.refresher.stop();
-    const refresher = new DnsRefresher(
-      config.dnsServers,
-      config.dnsRefreshIntervalMs,
-      config.dnsGraceMs,
-      (id, allowed) => this.applyAllowed(id, allowed),
-      config.warn,
-    );
+    const refresher = new DnsRefresher(config.dnsServers, config.dnsRefreshIntervalMs, config.dnsGraceMs, (id, allowed) => this.applyAllowed(id, allowed), config.warn);
     refresher.start();
     this.state = { config, mtu, allocator, refresher };
   }
@@ -120,7 +95,12 @@ class LinuxSandboxNetwork implements SandboxNetwork {
   async reconcile(liveIds: string[]): Promise<string[]> {
     const { config, allocator } = this.ready();
     const live = new Set(liveIds);
-    const leftovers = new Set(allocator.all().map((lease) => lease.id).filter((id) => !live.has(id)));
+    const leftovers = new Set(
+      allocator
+        .all()
+        .map((lease) => lease.id)
+        .filter((id) => !live.has(id)),
+    );
     for (const netns of await listNamespaces(config.netnsPrefix)) {
       const id = netns.slice(config.netnsPrefix.length);
       if (!live.has(id) && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(id)) leftovers.add(id);
@@ -148,7 +128,12 @@ class LinuxSandboxNetwork implements SandboxNetwork {
     const lease = allocator.get(id);
     // What attach added for this lease, removed without reading the tables first; when that fails (an
     // attach cut short left part of it), what the tables hold of this sandbox.
-    const removed = lease ? await applyRuleset(leaseRemovalRuleset(config, names, lease)).then(() => true, () => false) : false;
+    const removed = lease
+      ? await applyRuleset(leaseRemovalRuleset(config, names, lease)).then(
+          () => true,
+          () => false,
+        )
+      : false;
     if (!removed) {
       const removal = removalRuleset(config, await readTableState(config), { hashes: [names.hash], addresses: lease ? [lease.ip] : [] });
       if (removal) await applyRuleset(removal);

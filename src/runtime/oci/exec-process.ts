@@ -30,7 +30,10 @@ export function runPreparedExec(prepared: PreparedExec, request: ExecRequest): P
   let timedOut = false;
   let killing: Promise<void> | null = null;
   const killTree = (): void => {
-    killing ??= prepared.killTree(child.pid).catch(() => {}).finally(() => child.kill('SIGKILL'));
+    killing ??= prepared
+      .killTree(child.pid)
+      .catch(() => {})
+      .finally(() => child.kill('SIGKILL'));
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -52,7 +55,7 @@ export function runPreparedExec(prepared: PreparedExec, request: ExecRequest): P
         .catch(() => {})
         .then(() => {
           resolve({
-            exitCode: timedOut ? timedOutExitCode : code ?? 128 + signalNumber(signal),
+            exitCode: timedOut ? timedOutExitCode : (code ?? 128 + signalNumber(signal)),
             stdout: stdout.toBuffer(),
             stderr: stderr.toBuffer(),
             truncated: stdout.truncated || stderr.truncated,

@@ -41,10 +41,7 @@ function compressIpv6(groups: string[]): string {
 }
 
 export async function readListeningPorts(pid: number): Promise<ListeningPort[]> {
-  const [tcp, tcp6] = await Promise.all([
-    readFile(`/proc/${pid}/net/tcp`, 'utf8').catch(() => ''),
-    readFile(`/proc/${pid}/net/tcp6`, 'utf8').catch(() => ''),
-  ]);
+  const [tcp, tcp6] = await Promise.all([readFile(`/proc/${pid}/net/tcp`, 'utf8').catch(() => ''), readFile(`/proc/${pid}/net/tcp6`, 'utf8').catch(() => '')]);
   const seen = new Set<string>();
   const ports: ListeningPort[] = [];
   for (const port of [...parseProcNetTcp(tcp, false), ...parseProcNetTcp(tcp6, true)]) {
@@ -59,10 +56,7 @@ export async function readListeningPorts(pid: number): Promise<ListeningPort[]> 
 
 /** `TCP: inuse N` from sockstat and `TCP6: inuse N` from sockstat6: the namespace's TCP sockets in use. */
 async function tcpSocketCounts(pid: number): Promise<string> {
-  const [v4, v6] = await Promise.all([
-    readFile(`/proc/${pid}/net/sockstat`, 'utf8').catch(() => ''),
-    readFile(`/proc/${pid}/net/sockstat6`, 'utf8').catch(() => ''),
-  ]);
+  const [v4, v6] = await Promise.all([readFile(`/proc/${pid}/net/sockstat`, 'utf8').catch(() => ''), readFile(`/proc/${pid}/net/sockstat6`, 'utf8').catch(() => '')]);
   return `${/^TCP: inuse (\d+)/m.exec(v4)?.[1] ?? '?'}/${/^TCP6: inuse (\d+)/m.exec(v6)?.[1] ?? '?'}`;
 }
 

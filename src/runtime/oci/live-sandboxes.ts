@@ -76,7 +76,11 @@ export class LiveSandboxes {
 export async function removeCgroups(cgroupsPath: string): Promise<boolean> {
   let removed = false;
   for (const dir of await cgroupDirs(cgroupsPath)) {
-    removed = (await rmdir(dir).then(() => true, () => false)) || removed;
+    removed =
+      (await rmdir(dir).then(
+        () => true,
+        () => false,
+      )) || removed;
   }
   return removed;
 }

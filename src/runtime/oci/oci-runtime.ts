@@ -13,8 +13,22 @@ import { findTemplate, howToMakeReady } from '../templates/catalog.js';
 import { templateLowerDirs } from '../templates/template-store.js';
 import { SandboxAlreadyExists, TemplateNotReady } from '../errors.js';
 import type {
-  ExecRequest, ExecResult, FilesystemSnapshot, ListeningPort, PtyProcess, PtyRequest, ReconcileResult, RuntimeName,
-  SandboxInfo, SandboxRuntime, SandboxShape, SandboxSpec, SandboxState, SandboxUsage, WarmPoolOptions, WarmPoolStatus,
+  ExecRequest,
+  ExecResult,
+  FilesystemSnapshot,
+  ListeningPort,
+  PtyProcess,
+  PtyRequest,
+  ReconcileResult,
+  RuntimeName,
+  SandboxInfo,
+  SandboxRuntime,
+  SandboxShape,
+  SandboxSpec,
+  SandboxState,
+  SandboxUsage,
+  WarmPoolOptions,
+  WarmPoolStatus,
 } from '../runtime.js';
 import { buildOciConfig, defaultPidsLimit } from './bundle.js';
 import type { OciDriver } from './driver.js';
@@ -78,8 +92,17 @@ export class OciSandboxRuntime implements SandboxRuntime {
       this.live.agents.set(spec.id, agent);
       await writeNameFiles(this.live, paths, spec.id, spec.networkMode, ip);
       const record: SandboxRecord = {
-        id: spec.id, runtime: this.name, template: spec.template, env: spec.env, networkMode: spec.networkMode,
-        netnsPath, ip, cgroupsPath: sandboxCgroupsPath(spec.id), paused: false, agent: true, createdAt: new Date().toISOString(),
+        id: spec.id,
+        runtime: this.name,
+        template: spec.template,
+        env: spec.env,
+        networkMode: spec.networkMode,
+        netnsPath,
+        ip,
+        cgroupsPath: sandboxCgroupsPath(spec.id),
+        paused: false,
+        agent: true,
+        createdAt: new Date().toISOString(),
       };
       await mkdir(paths.bundleDir, { recursive: true });
       await this.writeBundleConfig(spec, record);
@@ -97,9 +120,16 @@ export class OciSandboxRuntime implements SandboxRuntime {
   private async writeBundleConfig(spec: SandboxSpec, record: SandboxRecord): Promise<void> {
     const paths = this.paths(spec.id);
     const config = await buildOciConfig({
-      id: spec.id, rootfs: paths.rootfs, env: spec.env, cpus: spec.cpus, memoryMb: spec.memoryMb,
-      pidsLimit: this.options.pidsLimit ?? defaultPidsLimit, cgroupsPath: record.cgroupsPath, agentDir: paths.agentDir,
-      netnsPath: this.driver.joinsNetnsFromConfig ? record.netnsPath : null, seccomp: this.driver.usesSeccompProfile,
+      id: spec.id,
+      rootfs: paths.rootfs,
+      env: spec.env,
+      cpus: spec.cpus,
+      memoryMb: spec.memoryMb,
+      pidsLimit: this.options.pidsLimit ?? defaultPidsLimit,
+      cgroupsPath: record.cgroupsPath,
+      agentDir: paths.agentDir,
+      netnsPath: this.driver.joinsNetnsFromConfig ? record.netnsPath : null,
+      seccomp: this.driver.usesSeccompProfile,
       cgroupfs: this.driver.mountsCgroupfs,
     });
     await writeFile(path.join(paths.bundleDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
@@ -107,13 +137,16 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   startWarmPool(options: WarmPoolOptions): void {
     if (this.warmPool || !Object.values(options.targets).some((count) => count > 0)) return;
-    this.warmPool = new WarmPool({
-      start: (spec) => this.startForPool(spec),
-      destroy: (id) => this.destroy(id),
-      alive: (id) => (this.live.agents.get(id)?.idleConnections ?? 0) > 0,
-      templateReady: async (template) => Boolean(findTemplate(template) && (await templateLowerDirs(this.options.dataDir, template))),
-      memoryFixedAtStart: this.driver.sizesMemoryAtStart,
-    }, options);
+    this.warmPool = new WarmPool(
+      {
+        start: (spec) => this.startForPool(spec),
+        destroy: (id) => this.destroy(id),
+        alive: (id) => (this.live.agents.get(id)?.idleConnections ?? 0) > 0,
+        templateReady: async (template) => Boolean(findTemplate(template) && (await templateLowerDirs(this.options.dataDir, template))),
+        memoryFixedAtStart: this.driver.sizesMemoryAtStart,
+      },
+      options,
+    );
     this.warmPool.start();
   }
 
@@ -221,10 +254,7 @@ export class OciSandboxRuntime implements SandboxRuntime {
 
   async usage(id: string): Promise<SandboxUsage> {
     const record = await this.live.record(id);
-    const [cgroup, diskBytes] = await Promise.all([
-      readCgroupUsage(record.cgroupsPath).catch(() => ({ cpuSeconds: 0, memoryBytes: 0 })),
-      diskUsedBytes(this.paths(id).diskMount).catch(() => 0),
-    ]);
+    const [cgroup, diskBytes] = await Promise.all([readCgroupUsage(record.cgroupsPath).catch(() => ({ cpuSeconds: 0, memoryBytes: 0 })), diskUsedBytes(this.paths(id).diskMount).catch(() => 0)]);
     return { ...cgroup, diskBytes };
   }
 

@@ -44,7 +44,13 @@ async function checkpoint(live: LiveSandboxes, record: SandboxRecord): Promise<b
   // container waits until the host reaps its process (over a second here), so that happens afterwards,
   // and only from the next turn of the event loop: its first spawn would otherwise delay the pause's answer.
   const removal = new Promise((resolve) => setImmediate(resolve)).then(() => removeContainer(live, record, { background: true }));
-  live.checkpointRemovals.set(record.id, removal.then(() => true, () => false));
+  live.checkpointRemovals.set(
+    record.id,
+    removal.then(
+      () => true,
+      () => false,
+    ),
+  );
   return true;
 }
 

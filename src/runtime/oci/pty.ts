@@ -6,9 +6,7 @@ import type { PreparedExec } from './driver.js';
 export function spawnPty(prepared: PreparedExec, cols: number, rows: number, rawFromStart: boolean): PtyProcess {
   const options = { name: 'xterm-256color', cols, rows, encoding: null };
   // Raw before the runtime starts, where the driver would otherwise leave a window in cooked mode.
-  const terminal = rawFromStart
-    ? nodePty.spawn('/bin/sh', ['-c', 'stty raw -echo && exec "$0" "$@"', prepared.file, ...prepared.args], options)
-    : nodePty.spawn(prepared.file, prepared.args, options);
+  const terminal = rawFromStart ? nodePty.spawn('/bin/sh', ['-c', 'stty raw -echo && exec "$0" "$@"', prepared.file, ...prepared.args], options) : nodePty.spawn(prepared.file, prepared.args, options);
   const dataListeners: ((data: Buffer) => void)[] = [];
   // With `encoding: null` node-pty hands over raw bytes, so multi-byte characters split across reads survive.
   terminal.onData((data: string | Buffer) => {

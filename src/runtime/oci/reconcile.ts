@@ -58,5 +58,8 @@ export async function reconcileSandboxes(live: LiveSandboxes, knownIds: string[]
 }
 
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }

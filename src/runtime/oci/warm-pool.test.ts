@@ -37,7 +37,13 @@ const options = (targets: Record<string, number>): WarmPoolOptions => ({
   newId: () => `sbx_${++counter}`,
 });
 const shape = (overrides: Partial<SandboxShape> = {}): SandboxShape => ({
-  template: 'python-311', cpus: 1, memoryMb: 256, diskGb: 5, networkMode: 'full', allowlist: [], ...overrides,
+  template: 'python-311',
+  cpus: 1,
+  memoryMb: 256,
+  diskGb: 5,
+  networkMode: 'full',
+  allowlist: [],
+  ...overrides,
 });
 
 describe('WarmPool', () => {
@@ -47,7 +53,10 @@ describe('WarmPool', () => {
     pool.start();
     await waitFor('four running sandboxes', () => host.running.size === 4);
     expect(host.mostConcurrentStarts).toBe(2);
-    expect(pool.status().map((entry) => [entry.template, entry.ready.length])).toEqual([['python-311', 3], ['node-22', 1]]);
+    expect(pool.status().map((entry) => [entry.template, entry.ready.length])).toEqual([
+      ['python-311', 3],
+      ['node-22', 1],
+    ]);
     await pool.close();
   });
 
@@ -103,7 +112,12 @@ describe('WarmPool', () => {
     expect(idle.reserve(shape())).toBeNull();
 
     let attempts = 0;
-    const failing = fakeHost({ start: async () => { attempts++; throw new Error('no addresses left'); } });
+    const failing = fakeHost({
+      start: async () => {
+        attempts++;
+        throw new Error('no addresses left');
+      },
+    });
     const pool = new WarmPool(failing, options({ 'python-311': 2 }));
     pool.start();
     await sleep(20);

@@ -49,11 +49,14 @@ export class WarmPool {
 
   fits(shape: SandboxShape): boolean {
     const { base } = this.options;
-    return (this.options.targets[shape.template] ?? 0) > 0
-      && shape.networkMode === base.networkMode
-      && shape.allowlist.length === 0 && base.allowlist.length === 0
-      && shape.diskGb === base.diskGb
-      && (!this.host.memoryFixedAtStart || shape.memoryMb === base.memoryMb);
+    return (
+      (this.options.targets[shape.template] ?? 0) > 0 &&
+      shape.networkMode === base.networkMode &&
+      shape.allowlist.length === 0 &&
+      base.allowlist.length === 0 &&
+      shape.diskGb === base.diskGb &&
+      (!this.host.memoryFixedAtStart || shape.memoryMb === base.memoryMb)
+    );
   }
 
   reserve(shape: SandboxShape): string | null {
@@ -96,7 +99,10 @@ export class WarmPool {
 
   status(): WarmPoolStatus[] {
     return Object.entries(this.options.targets).map(([template, target]) => ({
-      template, target, ready: [...(this.ready.get(template) ?? [])], ...this.countersOf(template),
+      template,
+      target,
+      ready: [...(this.ready.get(template) ?? [])],
+      ...this.countersOf(template),
     }));
   }
 

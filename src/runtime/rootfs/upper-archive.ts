@@ -16,8 +16,10 @@ export const backgroundNiceness = 10;
  * possible. `background`: the sandbox stays paused anyway, so the copy yields the CPU to requests.
  */
 export async function tarUpperDir(upperDir: string, tarFile: string, background = false): Promise<void> {
-  await run('tar', ['--create', '--file', tarFile, '--directory', upperDir, '--numeric-owner', '--sparse', ...xattrArgs, '.'],
-    { timeoutMs: 30 * 60_000, niceness: background ? backgroundNiceness : undefined });
+  await run('tar', ['--create', '--file', tarFile, '--directory', upperDir, '--numeric-owner', '--sparse', ...xattrArgs, '.'], {
+    timeoutMs: 30 * 60_000,
+    niceness: background ? backgroundNiceness : undefined,
+  });
 }
 
 /** Compresses `tarFile` to `archiveFile` (`.tar.gz`) and removes `tarFile`; the archive's size in bytes. */
@@ -31,8 +33,7 @@ export async function compressTar(tarFile: string, archiveFile: string): Promise
 export async function replaceUpperDir(upperDir: string, workDir: string, archiveFile: string): Promise<void> {
   await emptyDir(upperDir);
   await emptyDir(workDir);
-  await run('tar', ['--extract', '--gzip', '--file', archiveFile, '--directory', upperDir, '--numeric-owner', '--same-permissions', ...xattrArgs],
-    { timeoutMs: 30 * 60_000 });
+  await run('tar', ['--extract', '--gzip', '--file', archiveFile, '--directory', upperDir, '--numeric-owner', '--same-permissions', ...xattrArgs], { timeoutMs: 30 * 60_000 });
 }
 
 async function emptyDir(dir: string): Promise<void> {

@@ -33,15 +33,13 @@ export class RuncDriver implements OciDriver {
   }
 
   async start(id: string, bundleDir: string): Promise<void> {
-    await runDetached(binary, [...this.cli.globalArgs, 'run', '--detach', '--bundle', bundleDir, id],
-      path.join(bundleDir, 'start.log'), 60_000);
+    await runDetached(binary, [...this.cli.globalArgs, 'run', '--detach', '--bundle', bundleDir, id], path.join(bundleDir, 'start.log'), 60_000);
   }
 
   prepareExec(id: string, _sandboxDir: string, process: ExecProcessSpec): PreparedExec {
     return {
       file: binary,
-      args: [...this.cli.globalArgs, 'exec', ...(process.tty ? ['--tty'] : []), '--cwd', process.cwd,
-        ...envFlags(process.env), id, ...process.args],
+      args: [...this.cli.globalArgs, 'exec', ...(process.tty ? ['--tty'] : []), '--cwd', process.cwd, ...envFlags(process.env), id, ...process.args],
       // The exec'd process and its children are host processes below the `runc exec` process.
       killTree: async (runtimePid) => {
         if (runtimePid !== undefined) killPids(await descendantPids(runtimePid));
@@ -100,7 +98,6 @@ export class RuncDriver implements OciDriver {
   async status(id: string): Promise<ContainerStatus | null> {
     return (await this.cli.state(id))?.status ?? null;
   }
-
 
   async networkPid(id: string): Promise<number> {
     const state = await this.cli.state(id);

@@ -13,11 +13,7 @@ export interface BuildReport {
   durationMs: number;
 }
 
-export async function buildTemplates(
-  dataDir: string,
-  names: string[] = [],
-  log: (line: string) => void = () => {},
-): Promise<BuildReport> {
+export async function buildTemplates(dataDir: string, names: string[] = [], log: (line: string) => void = () => {}): Promise<BuildReport> {
   const started = Date.now();
   const wanted = names.length > 0 ? names.map(requireBuildable) : templateCatalog.filter((t) => t.source === 'build');
   const pending: TemplateDefinition[] = [];

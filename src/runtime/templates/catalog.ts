@@ -43,8 +43,7 @@ export const templateCatalog: readonly TemplateDefinition[] = [
   },
   {
     name: 'python-311',
-    description:
-      'Python 3.11 (Debian 12) with pip, venv, virtualenv, poetry and black; ruff is not packaged in Debian 12',
+    description: 'Python 3.11 (Debian 12) with pip, venv, virtualenv, poetry and black; ruff is not packaged in Debian 12',
     source: 'build',
     recipe: {
       aptPackages: ['python3', 'python3-pip', 'python3-venv', 'python3-virtualenv', 'python-is-python3', 'black', 'python3-poetry'],
@@ -56,8 +55,14 @@ export const templateCatalog: readonly TemplateDefinition[] = [
     source: 'build',
     recipe: {
       aptPackages: ['build-essential', 'openssh-client', 'openssh-server'],
-      removePaths: ['/etc/ssh/ssh_host_rsa_key', '/etc/ssh/ssh_host_rsa_key.pub', '/etc/ssh/ssh_host_ecdsa_key',
-        '/etc/ssh/ssh_host_ecdsa_key.pub', '/etc/ssh/ssh_host_ed25519_key', '/etc/ssh/ssh_host_ed25519_key.pub'],
+      removePaths: [
+        '/etc/ssh/ssh_host_rsa_key',
+        '/etc/ssh/ssh_host_rsa_key.pub',
+        '/etc/ssh/ssh_host_ecdsa_key',
+        '/etc/ssh/ssh_host_ecdsa_key.pub',
+        '/etc/ssh/ssh_host_ed25519_key',
+        '/etc/ssh/ssh_host_ed25519_key.pub',
+      ],
     },
   },
 ];

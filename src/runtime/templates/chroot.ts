@@ -19,12 +19,7 @@ export async function runInChroot(rootDir: string, script: string): Promise<void
   await rm(resolvConf, { force: true });
   await copyFile('/etc/resolv.conf', resolvConf);
   try {
-    await run(
-      'unshare',
-      ['--mount', '--pid', '--fork', '--kill-child', '--', 'chroot', rootDir, '/bin/sh', '-ec',
-        `mount -t proc proc /proc\n${script}`],
-      { env: buildEnv, timeoutMs: 30 * 60_000 },
-    );
+    await run('unshare', ['--mount', '--pid', '--fork', '--kill-child', '--', 'chroot', rootDir, '/bin/sh', '-ec', `mount -t proc proc /proc\n${script}`], { env: buildEnv, timeoutMs: 30 * 60_000 });
   } finally {
     await rm(policyFile, { force: true });
   }

@@ -10,8 +10,7 @@ export async function runTemplatesCommand(argv: string[], dataDir: string): Prom
   try {
     if (subcommand === 'build') {
       const report = await buildTemplates(dataDir, rest, log);
-      log(`built: ${report.built.join(', ') || '-'}; already ready: ${report.skipped.join(', ') || '-'}; ` +
-        `${(report.durationMs / 1000).toFixed(1)} s`);
+      log(`built: ${report.built.join(', ') || '-'}; already ready: ${report.skipped.join(', ') || '-'}; ` + `${(report.durationMs / 1000).toFixed(1)} s`);
       return 0;
     }
     if (subcommand === 'import' && rest.length === 2) {

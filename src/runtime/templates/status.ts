@@ -16,8 +16,7 @@ export async function templateStatus(dataDir: string): Promise<TemplateStatus[]>
     const ready = (await templateLowerDirs(dataDir, template.name)) !== null;
     const status: TemplateStatus = { name: template.name, description: template.description, ready };
     if (!ready) {
-      status.reason =
-        template.source === 'build' ? 'not built yet' : 'cannot be built on this host; needs an imported image';
+      status.reason = template.source === 'build' ? 'not built yet' : 'cannot be built on this host; needs an imported image';
       status.how_to_fix = howToMakeReady(template);
     }
     statuses.push(status);

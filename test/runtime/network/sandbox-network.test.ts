@@ -7,19 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/runtime/network/command.js';
 import { createSandboxNetwork, InvalidAllowlistEntry, netnsExec, type SandboxNetwork } from '../../../src/runtime/network/index.js';
-import {
-  TEST_NET,
-  WORLD,
-  createWorld,
-  destroyTestNetwork,
-  hostPrimaryAddress,
-  makeStateDir,
-  probe,
-  removeDir,
-  setDnsRecords,
-  startInNetns,
-  testOptions,
-} from '../../helpers/network-harness.js';
+import { TEST_NET, WORLD, createWorld, destroyTestNetwork, hostPrimaryAddress, makeStateDir, probe, removeDir, setDnsRecords, startInNetns, testOptions } from '../../helpers/network-harness.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const HOST_PORT = 18_471;
@@ -190,22 +178,18 @@ describe('allowlist mode', () => {
     const { netnsPath } = await network.attach('sbx_allow_name', 'allowlist', ['api.paddock.test']);
     try {
       const dns = { kind: 'dns', server: WORLD.dns, name: 'api.paddock.test' } as const;
-      expect(await probe(netnsPath, [dns, worldA, worldB], 1000)).toMatchObject([
-        { ok: true, body: WORLD.serverA },
-        { ok: true },
-        { ok: false },
-      ]);
+      expect(await probe(netnsPath, [dns, worldA, worldB], 1000)).toMatchObject([{ ok: true, body: WORLD.serverA }, { ok: true }, { ok: false }]);
       await setDnsRecords(recordsFile, { 'api.paddock.test': [WORLD.serverB] });
       const allowSet = async () => nft('list', 'table', 'inet', TEST_NET.tableName);
-      await waitFor('the allow set to follow the new DNS answer', async () => {
-        const table = await allowSet();
-        return table.includes(WORLD.serverB) && !table.includes(WORLD.serverA);
-      }, 5000);
-      expect(await probe(netnsPath, [dns, worldA, worldB], 1000)).toMatchObject([
-        { ok: true, body: WORLD.serverB },
-        { ok: false },
-        { ok: true },
-      ]);
+      await waitFor(
+        'the allow set to follow the new DNS answer',
+        async () => {
+          const table = await allowSet();
+          return table.includes(WORLD.serverB) && !table.includes(WORLD.serverA);
+        },
+        5000,
+      );
+      expect(await probe(netnsPath, [dns, worldA, worldB], 1000)).toMatchObject([{ ok: true, body: WORLD.serverB }, { ok: false }, { ok: true }]);
     } finally {
       await network.detach('sbx_allow_name');
     }
@@ -293,9 +277,7 @@ describe('lifecycle', () => {
   });
 
   it('lets sandboxes reach only the host ports Paddock deliberately exposes', async () => {
-    const exposing = createSandboxNetwork(
-      testOptions(join(stateDir, 'network'), { exposedHostPorts: [{ protocol: 'tcp', port: HOST_PORT }] }),
-    );
+    const exposing = createSandboxNetwork(testOptions(join(stateDir, 'network'), { exposedHostPorts: [{ protocol: 'tcp', port: HOST_PORT }] }));
     await exposing.init();
     const { netnsPath } = await exposing.attach('sbx_exposed', 'full', []);
     try {

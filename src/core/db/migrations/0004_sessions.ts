@@ -58,13 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Replay filtered by type stays a range scan when that type is rare in a long session.
   await db.schema.createIndex('session_events_type_idx').on('session_events').columns(['session_key', 'type', 'sequence']).execute();
   // Idempotency: an id the client chose is stored once per session.
-  await db.schema
-    .createIndex('session_events_client_id_unique')
-    .on('session_events')
-    .columns(['session_key', 'id'])
-    .unique()
-    .where(sql.ref('client_id'), '=', 1)
-    .execute();
+  await db.schema.createIndex('session_events_client_id_unique').on('session_events').columns(['session_key', 'id']).unique().where(sql.ref('client_id'), '=', 1).execute();
 
   await db.schema
     .createTable('session_findings')

@@ -19,13 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   // At most one open alert per (type, resource): concurrent raises race on this index, one wins.
-  await db.schema
-    .createIndex('alerts_one_open_idx')
-    .unique()
-    .on('alerts')
-    .columns(['account_id', 'type', 'resource_kind', 'resource_id'])
-    .where(sql.ref('resolved'), '=', 0)
-    .execute();
+  await db.schema.createIndex('alerts_one_open_idx').unique().on('alerts').columns(['account_id', 'type', 'resource_kind', 'resource_id']).where(sql.ref('resolved'), '=', 0).execute();
   await db.schema.createIndex('alerts_account_idx').on('alerts').columns(['account_id', 'id']).execute();
 
   await db.schema

@@ -33,7 +33,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('account_secrets_pk', ['account_id', 'name'])
     .execute();
 
-  await db.schema.alterTable('sandboxes').addColumn('secrets', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+  await db.schema
+    .alterTable('sandboxes')
+    .addColumn('secrets', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
   await db.schema.alterTable('sandboxes').addColumn('paused_at', 'text').execute();
   await db.schema.createIndex('sandboxes_status_idx').on('sandboxes').columns(['status']).execute();
 }

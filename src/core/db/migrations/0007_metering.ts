@@ -23,7 +23,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('sandboxes').addColumn('on_complete', 'text').execute();
   await db.schema.alterTable('sandboxes').addColumn('on_budget_exceeded', 'text').execute();
   await db.schema.alterTable('sandboxes').addColumn('destroyed_reason', 'text').execute();
-  await db.schema.alterTable('sandboxes').addColumn('budget_alerts_raised', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('sandboxes')
+    .addColumn('budget_alerts_raised', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('sandboxes').addColumn('completed_at', 'text').execute();
 }
 

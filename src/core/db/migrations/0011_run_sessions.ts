@@ -71,8 +71,14 @@ async function rebuildSqlite(db: Kysely<any>): Promise<void> {
 }
 
 async function alterPostgres(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('sessions').alterColumn('sandbox_id', (c) => c.dropNotNull()).execute();
-  await db.schema.alterTable('sessions').addColumn('pipeline_run_id', 'text', (c) => c.references('pipeline_runs.id').onDelete('cascade')).execute();
+  await db.schema
+    .alterTable('sessions')
+    .alterColumn('sandbox_id', (c) => c.dropNotNull())
+    .execute();
+  await db.schema
+    .alterTable('sessions')
+    .addColumn('pipeline_run_id', 'text', (c) => c.references('pipeline_runs.id').onDelete('cascade'))
+    .execute();
   await db.schema.alterTable('sessions').addCheckConstraint('sessions_owner_check', OWNER_CHECK).execute();
 }
 
@@ -91,5 +97,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('sessions_pipeline_run_unique').execute();
   await db.schema.alterTable('sessions').dropConstraint('sessions_owner_check').execute();
   await db.schema.alterTable('sessions').dropColumn('pipeline_run_id').execute();
-  await db.schema.alterTable('sessions').alterColumn('sandbox_id', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('sessions')
+    .alterColumn('sandbox_id', (c) => c.setNotNull())
+    .execute();
 }

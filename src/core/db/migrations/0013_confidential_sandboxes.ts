@@ -4,8 +4,15 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('sandboxes').addColumn('confidential', 'integer', (column) => column.notNull().defaultTo(0)).execute();
-  await db.updateTable('sandboxes').set({ confidential: 1 }).where(sql`secrets`, '<>', '[]').execute();
+  await db.schema
+    .alterTable('sandboxes')
+    .addColumn('confidential', 'integer', (column) => column.notNull().defaultTo(0))
+    .execute();
+  await db
+    .updateTable('sandboxes')
+    .set({ confidential: 1 })
+    .where(sql`secrets`, '<>', '[]')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
