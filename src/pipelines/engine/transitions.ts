@@ -4,7 +4,6 @@
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
-import { Conflict } from '../../core/errors.js';
 import { NO_PUBLISHER, type EventPublisher } from '../../core/events/published.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
@@ -15,11 +14,12 @@ import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
 import type { StageOutcome } from '../stages/contract.js';
 import { effectiveStage, isTerminal, retryDelayMs } from './dag.js';
+import type { Tx } from '../../core/db/handles.js';
+import { decideApproval, findOverdueApprovals, type Decision } from './approval-decisions.js';
 import { RunEffects, type RunSessions } from './run-effects.js';
 
-import type { Tx } from '../../core/db/handles.js';
-
 export type { RunSessions } from './run-effects.js';
+export type { Decision } from './approval-decisions.js';
 
 export interface ApprovalNotifier {
   /** Records the approval request notification inside `trx` (deliveries go through the outbox). */
@@ -33,12 +33,6 @@ export interface ClaimedAttempt {
   pipeline: PipelineDefinition;
   /** Sandboxes of a lost earlier attempt, to destroy. */
   orphanSandboxes: string[];
-}
-
-export interface Decision {
-  by: string;
-  comment: string | null;
-  decision: 'approve' | 'reject';
 }
 
 export class Transitions {
@@ -335,66 +329,12 @@ export class Transitions {
    * Applies a decision to the stage awaiting approval. Repeating the decision already taken answers
    * the same record (idempotent); anything else with nothing waiting is a conflict.
    */
-  async decide(runId: string, decision: Decision): Promise<store.RunStageRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const run = (await store.lockRun(trx, this.dialect, runId))!;
-      const stages = await store.stagesOf(trx, run.id);
-      const waiting = stages.find((stage) => stage.status === 'paused_approval');
-      if (!waiting) {
-        const decided = stages.filter((stage) => stage.type === 'await_approval' && stage.approval_decision).sort((a, b) => (b.approval_at ?? '').localeCompare(a.approval_at ?? ''))[0];
-        if (decided && decided.approval_decision === decision.decision) return decided;
-        throw new Conflict('no stage of this run is waiting for approval');
-      }
-      const now = nowIso();
-      const approved = decision.decision === 'approve';
-      const changes = {
-        status: approved ? ('succeeded' as const) : ('canceled' as const),
-        approval_decision: decision.decision,
-        approval_by: decision.by,
-        approval_comment: decision.comment,
-        approval_at: now,
-        approval_deadline: null,
-        completed_at: now,
-        duration_ms: Date.parse(now) - Date.parse(waiting.started_at!),
-        updated_at: now,
-      };
-      await store.updateStage(trx, waiting.id, changes);
-      const type = decision.by === 'sla_timeout' ? 'pipeline.stage.approval_auto_decided' : approved ? 'pipeline.stage.approved' : 'pipeline.stage.rejected';
-      await this.effects.emit(trx, run, type, waiting.name, { decision: decision.decision, by: decision.by, comment: decision.comment }, now);
-      if (approved) {
-        await this.effects.emit(trx, run, 'pipeline.stage.completed', waiting.name, { attempt: waiting.attempt, approved_by: decision.by }, now);
-        // Another approval of a parallel branch may still wait: the run stays paused until none does.
-        if (!stages.some((stage) => stage.id !== waiting.id && stage.status === 'paused_approval')) {
-          run.status = 'running';
-          await store.updateRun(trx, run.id, { status: 'running', updated_at: now });
-        }
-        await this.effects.advance(trx, run);
-      } else {
-        await this.effects.cancelRemaining(trx, run.id, now);
-        await this.effects.finishRun(trx, run, 'canceled', `rejected by ${decision.by}${decision.comment ? `: ${decision.comment}` : ''}`, now);
-      }
-      return { ...waiting, ...changes };
-    });
+  decide(runId: string, decision: Decision): Promise<store.RunStageRow> {
+    return decideApproval(this.db, this.dialect, this.effects, runId, decision);
   }
 
   /** Runs whose approval SLA has passed, with the decision to apply. */
-  async overdueApprovals(): Promise<{ runId: string; decision: 'approve' | 'reject' }[]> {
-    const rows = await this.db
-      .selectFrom('pipeline_run_stages as s')
-      .innerJoin('pipeline_runs as r', 'r.id', 's.run_id')
-      .select(['s.run_id', 's.name', 'r.pipeline_id', 'r.version'])
-      .where('s.status', '=', 'paused_approval')
-      .where('s.approval_deadline', '<=', nowIso())
-      .execute();
-    const overdue: { runId: string; decision: 'approve' | 'reject' }[] = [];
-    for (const row of rows) {
-      const definition = await this.effects.definition(this.db, row.pipeline_id, row.version);
-      const auto = configOf(
-        definition.stages.find((s) => s.name === row.name),
-        'await_approval',
-      )?.auto_decision;
-      overdue.push({ runId: row.run_id, decision: auto === 'approve' ? 'approve' : 'reject' });
-    }
-    return overdue;
+  overdueApprovals(): Promise<{ runId: string; decision: 'approve' | 'reject' }[]> {
+    return findOverdueApprovals(this.db, this.effects);
   }
 }
