@@ -1,7 +1,7 @@
 // Request and response shapes of the webhook endpoints: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
 import { PUBLISHED_EVENT_TYPES } from '../core/events/published.js';
-import { DeliveryAttempt } from '../core/outbox/attempt-view.js';
+import { deliveryProgressFields } from '../core/outbox/attempt-view.js';
 import { DELIVERY_STATUSES } from '../core/outbox/store.js';
 import { SECRET_PATTERN } from '../core/webhooks/signature.js';
 
@@ -78,12 +78,7 @@ export const WebhookDelivery = Type.Object(
     attempts: Type.Integer(),
     max_attempts: Type.Integer(),
     response_status: Type.Union([Type.Integer(), Type.Null()], { description: "HTTP status of the last finished attempt's answer; null when there was none." }),
-    next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
-    last_error: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    delivered_at: Nullable(Type.String({ format: 'date-time' })),
-    attempt_history: Type.Array(DeliveryAttempt),
+    ...deliveryProgressFields,
   },
   { $id: 'WebhookDelivery' },
 );

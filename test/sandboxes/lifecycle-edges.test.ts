@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/core/db/schema.js';
 import { HttpError } from '../../src/core/errors.js';
 import type { EventPublisher, PublishedEvent } from '../../src/core/events/published.js';
-import { newId } from '../../src/core/ids.js';
 import { SandboxEndings } from '../../src/sandboxes/endings.js';
 import { SANDBOX_STATUSES, type SandboxEvent, type SandboxStatus } from '../../src/sandboxes/lifecycle/contract.js';
 import { EDGES, isAllowed, type EdgeEventType } from '../../src/sandboxes/lifecycle/edges.js';
@@ -15,6 +14,7 @@ import { admitSandbox, SandboxLifecycle } from '../../src/sandboxes/lifecycle/li
 import type { SandboxRow } from '../../src/sandboxes/store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { sandboxRecord } from '../helpers/sandbox-record.js';
 
 const EDGE_TYPES = Object.keys(EDGES) as EdgeEventType[];
 
@@ -36,7 +36,7 @@ const REFUSAL_CODE: Partial<Record<EdgeEventType, string>> = {
   'sandbox.restoring': 'sandbox_not_running',
 };
 
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('the sandbox edge table', () => {
   it('allows exactly the documented edges', () => {
@@ -98,44 +98,7 @@ describe.each(BACKENDS)('sandbox lifecycle transitions on %s', (backend) => {
 
   /** A sandbox record put straight into `status` (test set-up only: the product has no such path). */
   async function sandboxIn(status: SandboxStatus): Promise<string> {
-    const now = new Date().toISOString();
-    const row = {
-      id: newId('sbx'),
-      account_id: accountId,
-      status: 'creating',
-      error: null,
-      runtime: 'runc',
-      template: 'python-311',
-      cpus: 1,
-      memory_mb: 256,
-      disk_gb: 1,
-      network_mode: 'none',
-      allowlist: '[]',
-      env: '{}',
-      ip: null,
-      repo: null,
-      repo_branch: null,
-      repo_commit: null,
-      repo_subdir: null,
-      budget: 1,
-      init_script: null,
-      timeout: 5,
-      packages: '[]',
-      agents: '[]',
-      created_at: now,
-      updated_at: now,
-      last_activity_at: now,
-      destroyed_at: null,
-      on_complete: null,
-      on_budget_exceeded: null,
-      destroyed_reason: null,
-      budget_alerts_raised: 0,
-      completed_at: null,
-      host_id: t.config.hostId,
-      secrets: '[]',
-      paused_at: null,
-      confidential: 0,
-    } satisfies SandboxRow;
+    const row = sandboxRecord(accountId, { status: 'creating', budget: 1, timeout: 5, host_id: t.config.hostId });
     await db.transaction().execute((trx) => admitSandbox(trx, row as SandboxRow & { status: 'creating' }));
     if (status !== 'creating') await db.updateTable('sandboxes').set({ status }).where('id', '=', row.id).execute();
     return row.id;

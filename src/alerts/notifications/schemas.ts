@@ -1,6 +1,6 @@
 // Request and response shapes of the notification endpoints: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
-import { DeliveryAttempt } from '../../core/outbox/attempt-view.js';
+import { deliveryProgressFields } from '../../core/outbox/attempt-view.js';
 import { DELIVERY_STATUSES } from '../../core/outbox/store.js';
 import { ALERT_SEVERITIES } from '../contract.js';
 import { ChannelSchema, MAX_PAGE_LIMIT } from '../schemas.js';
@@ -35,12 +35,7 @@ export const Delivery = Type.Object(
     status: StringEnum(DELIVERY_STATUSES, { description: '`pending` (waiting for its next attempt), `delivering`, `delivered`, `failed` (attempts exhausted, or refused: see last_error).' }),
     attempts: Type.Integer(),
     max_attempts: Type.Integer(),
-    next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
-    last_error: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    delivered_at: Nullable(Type.String({ format: 'date-time' })),
-    attempt_history: Type.Array(DeliveryAttempt),
+    ...deliveryProgressFields,
   },
   { $id: 'Delivery' },
 );

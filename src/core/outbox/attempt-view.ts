@@ -1,9 +1,8 @@
-// One delivery attempt as the API shows it (notification deliveries, webhook deliveries): its schema
-// and the view of its row.
+// A delivery's progress and its attempts as the API shows them (notification deliveries, webhook
+// deliveries): the schemas both share and the view of an attempt row.
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../schemas.js';
 import type { AttemptRow } from './store.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const DeliveryAttempt = Type.Object({
   attempt: Type.Integer({ description: '1 for the first.' }),
@@ -15,6 +14,16 @@ export const DeliveryAttempt = Type.Object({
   response: Nullable(Type.String({ description: "The first KiB of the receiver's answer." })),
   duration_ms: Type.Union([Type.Integer(), Type.Null()]),
 });
+
+/** The fields every delivery view ends with: its retries so far and each attempt. */
+export const deliveryProgressFields = {
+  next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+  last_error: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  delivered_at: Nullable(Type.String({ format: 'date-time' })),
+  attempt_history: Type.Array(DeliveryAttempt),
+};
 
 export function attemptView(row: AttemptRow) {
   return {
