@@ -9,13 +9,6 @@
 const FEATURE = '^src/(?!core/|runtime/)[^/]+/';
 const TEST = '\\.test\\.ts$';
 
-/**
- * Reaches into another feature's store, written before the sandbox lifecycle redesign (issue 17, items
- * 1 and 2) that removes them: the budget sweeper reads and marks sandbox rows, snapshots take the
- * account lock. Nothing may be added here.
- */
-const KNOWN_STORE_READERS = ['^src/budgets/sweeper\\.ts$', '^src/snapshots/service\\.ts$'];
-
 module.exports = {
   forbidden: [
     {
@@ -29,7 +22,7 @@ module.exports = {
       name: 'no-other-feature-store',
       severity: 'error',
       comment: "A feature reaches another through its service (or a port it owns), never through the other's store: each feature keeps to its own tables.",
-      from: { path: '^src/([^/]+)/', pathNot: ['^src/(core|runtime)/', TEST, ...KNOWN_STORE_READERS] },
+      from: { path: '^src/([^/]+)/', pathNot: ['^src/(core|runtime)/', TEST] },
       to: { path: '^src/.+/store\\.ts$', pathNot: ['^src/$1/', '^src/(core|runtime)/'] },
     },
     {

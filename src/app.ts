@@ -209,7 +209,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       consumers: [execRecording(sessions), metrics.lifecycle],
     });
     sandboxes = service;
-    budgets = registerBudgets(app, { config, storage, sandboxes: service, spend, alerts });
+    budgets = registerBudgets(app, { config, sandboxes: service, spend, alerts });
     registerPreviewFrontDoor(app, await registerPortsAndPreviews(app, { config, db: storage.db, runtime, sandboxes: service, limiters }));
     await app.register(terminalRoutes(service, runtime, config));
     snapshots = await registerSnapshots(app, { config, db: storage.db, runtime, sandboxes: service, accounts, secretsKey });

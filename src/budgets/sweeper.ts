@@ -2,15 +2,12 @@
 // when its spend is predicted to cross the next threshold, raising budget_warning / budget_critical
 // once each and destroying it at the budget_exceeded threshold. Everything it knows is read from the
 // database on each pass, so after a restart it carries on where it was.
-import type { Kysely } from 'kysely';
 import type { AlertRaiser, AlertThresholds } from '../alerts/contract.js';
 import type { SpendCalculator } from '../billing/metering/spend.js';
-import type { Database } from '../core/db/schema.js';
 import { PeriodicTask } from '../core/periodic-task.js';
 import { usd } from '../sandboxes/callbacks/events.js';
 import type { LifecycleConsumer } from '../sandboxes/lifecycle/contract.js';
-import type { SandboxService } from '../sandboxes/service.js';
-import * as store from '../sandboxes/store.js';
+import type { SandboxRow, SandboxService } from '../sandboxes/service.js';
 import { BUDGET_ALERT_BITS, budgetThresholds, decide, msUntilNextThreshold, type BudgetAlert, type BudgetThresholds } from './thresholds.js';
 import type { Logger } from '../core/logging.js';
 
@@ -23,7 +20,6 @@ export class BudgetSweeper {
   private readonly task: PeriodicTask;
 
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly sandboxes: SandboxService,
     private readonly spend: SpendCalculator,
     private readonly alerts: AlertRaiser & AlertThresholds,
@@ -56,7 +52,7 @@ export class BudgetSweeper {
 
   /** One pass over every budgeted live sandbox; answers how soon the next pass is wanted (ms). */
   async sweep(nowMs = Date.now()): Promise<number> {
-    const rows = await store.budgetedLiveSandboxes(this.db, this.sandboxes.hostId);
+    const rows = await this.sandboxes.budgeted();
     if (!rows.length) return this.intervalMs;
     const spends = await this.spend.of(
       rows.map((row) => row.id),
@@ -88,7 +84,7 @@ export class BudgetSweeper {
   }
 
   /** The alert, the bit that says it was raised and the `sandbox.budget_threshold` event commit together, so a restart neither loses nor repeats it. */
-  private async raise(row: store.SandboxRow, type: BudgetAlert, spendUsd: number, budget: number): Promise<void> {
+  private async raise(row: SandboxRow, type: BudgetAlert, spendUsd: number, budget: number): Promise<void> {
     const data = { threshold: type, level: LEVEL[type], budget, spend_usd: usd(spendUsd), fraction: usd(spendUsd / budget) };
     await this.sandboxes.lifecycle.budgetThresholdCrossed(row, { bit: BUDGET_ALERT_BITS[type], data }, async (trx) => {
       await this.alerts.raise(

@@ -28,6 +28,7 @@ import { destroySandbox } from './teardown.js';
 import { startWarmPool } from './warm-pool.js';
 
 export type { ExecOutcome, Logger, PauseReason, PauseSnapshot, PauseSnapshots, SecretValues };
+export type { SandboxRow } from './store.js';
 export { EXEC_OUTPUT_CAP_BYTES } from './exec.js';
 export { HIDDEN_VALUE } from './detail.js';
 export { notRunningMessage, SandboxUnavailable } from './unavailable.js';
@@ -99,6 +100,11 @@ export class SandboxService {
 
   get(accountId: string, id: string): Promise<store.SandboxRow> {
     return getSandbox(this.ctx, accountId, id);
+  }
+
+  /** This server's live sandboxes that have a budget: what a budget sweep looks at. */
+  budgeted(): Promise<store.SandboxRow[]> {
+    return store.budgetedLiveSandboxes(this.ctx.db, this.hostId);
   }
 
   list(accountId: string, options: { limit: number; offset: number; includeDestroyed: boolean }): Promise<store.SandboxRow[]> {

@@ -10,9 +10,8 @@ import { Conflict, Forbidden, Invalid, LimitExceeded, NotFound } from '../core/e
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import type { PauseSnapshot, PauseSnapshots, SandboxService } from '../sandboxes/service.js';
+import type { PauseSnapshot, PauseSnapshots, SandboxRow, SandboxService } from '../sandboxes/service.js';
 import type { PlanLock } from '../sandboxes/context.js';
-import type { SandboxRow } from '../sandboxes/store.js';
 import { checkDownloadSignature, downloadSignature } from './download-url.js';
 import type { SnapshotStorage } from './storage.js';
 import * as store from './store.js';

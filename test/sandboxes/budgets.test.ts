@@ -116,7 +116,7 @@ describe.each(COMBOS)('sandbox budgets on %s with %s', (runtime, backend) => {
 
   it('continues from the database with a fresh sweeper (as after a restart): no alert twice, none lost', async () => {
     const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-    const fresh = () => new BudgetSweeper(t.storage.db, t.services.sandboxes!, t.services.spend, t.services.alerts, 1000, quiet);
+    const fresh = () => new BudgetSweeper(t.services.sandboxes!, t.services.spend, t.services.alerts, 1000, quiet);
     await t.services.budgets!.stop();
     try {
       const created = await create({ budget: 3 });
