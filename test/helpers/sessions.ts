@@ -5,9 +5,68 @@ import { sandboxRecord } from './sandbox-record.js';
 import type { TestApp } from './app.js';
 
 export async function seedSandbox(t: TestApp, accountId: string): Promise<string> {
-  const row = sandboxRecord(accountId, { template: 'minimal' });
-  await t.storage.db.insertInto('sandboxes').values(row).execute();
-  return row.id;
+  // Only the columns of the first sandboxes migration: migration tests seed databases not yet upgraded.
+  const {
+    id,
+    account_id,
+    status,
+    error,
+    runtime,
+    template,
+    cpus,
+    memory_mb,
+    disk_gb,
+    network_mode,
+    allowlist,
+    env,
+    ip,
+    repo,
+    repo_branch,
+    repo_commit,
+    repo_subdir,
+    budget,
+    init_script,
+    timeout,
+    packages,
+    agents,
+    created_at,
+    updated_at,
+    last_activity_at,
+    destroyed_at,
+  } = sandboxRecord(accountId, { template: 'minimal' });
+  const row = {
+    id,
+    account_id,
+    status,
+    error,
+    runtime,
+    template,
+    cpus,
+    memory_mb,
+    disk_gb,
+    network_mode,
+    allowlist,
+    env,
+    ip,
+    repo,
+    repo_branch,
+    repo_commit,
+    repo_subdir,
+    budget,
+    init_script,
+    timeout,
+    packages,
+    agents,
+    created_at,
+    updated_at,
+    last_activity_at,
+    destroyed_at,
+  };
+  await t.storage.db
+    .insertInto('sandboxes')
+    .values(row as never)
+    .execute();
+  return id;
 }
 
 /** An account with a full-scope key and one sandbox. */
