@@ -310,6 +310,11 @@ describe('lifecycle', () => {
   });
 
   it('keeps forwarding when iptables FORWARD drops the bridge traffic (Docker-style hosts)', async () => {
+    // From a known state: set-up (beforeAll) already inserted ACCEPT rules for the bridge when this host's
+    // FORWARD chain held rules of its own, as a host that ran other networks may.
+    for (const direction of ['-i', '-o']) {
+      while ((await runCommand('iptables', ['-D', 'FORWARD', direction, TEST_NET.bridgeName, '-j', 'ACCEPT'])).exitCode === 0);
+    }
     await runCommand('iptables', ['-A', 'FORWARD', '-i', TEST_NET.bridgeName, '-j', 'DROP']);
     await runCommand('iptables', ['-A', 'FORWARD', '-o', TEST_NET.bridgeName, '-j', 'DROP']);
     const { netnsPath } = await network.attach('sbx_iptables', 'full', []);
