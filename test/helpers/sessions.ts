@@ -6,67 +6,14 @@ import type { TestApp } from './app.js';
 
 export async function seedSandbox(t: TestApp, accountId: string): Promise<string> {
   // Only the columns of the first sandboxes migration: migration tests seed databases not yet upgraded.
-  const {
-    id,
-    account_id,
-    status,
-    error,
-    runtime,
-    template,
-    cpus,
-    memory_mb,
-    disk_gb,
-    network_mode,
-    allowlist,
-    env,
-    ip,
-    repo,
-    repo_branch,
-    repo_commit,
-    repo_subdir,
-    budget,
-    init_script,
-    timeout,
-    packages,
-    agents,
-    created_at,
-    updated_at,
-    last_activity_at,
-    destroyed_at,
-  } = sandboxRecord(accountId, { template: 'minimal' });
-  const row = {
-    id,
-    account_id,
-    status,
-    error,
-    runtime,
-    template,
-    cpus,
-    memory_mb,
-    disk_gb,
-    network_mode,
-    allowlist,
-    env,
-    ip,
-    repo,
-    repo_branch,
-    repo_commit,
-    repo_subdir,
-    budget,
-    init_script,
-    timeout,
-    packages,
-    agents,
-    created_at,
-    updated_at,
-    last_activity_at,
-    destroyed_at,
-  };
+  const { on_complete, on_budget_exceeded, destroyed_reason, budget_alerts_raised, completed_at, host_id, secrets, paused_at, confidential, ...row } = sandboxRecord(accountId, {
+    template: 'minimal',
+  });
   await t.storage.db
     .insertInto('sandboxes')
     .values(row as never)
     .execute();
-  return id;
+  return row.id;
 }
 
 /** An account with a full-scope key and one sandbox. */
