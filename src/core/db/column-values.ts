@@ -42,3 +42,14 @@ export type EvalStatus = 'passed' | 'failed' | 'errored';
 
 export type SandboxStatus = 'creating' | 'running' | 'paused' | 'restoring' | 'error' | 'destroyed';
 export const SANDBOX_STATUSES: readonly SandboxStatus[] = ['creating', 'running', 'paused', 'restoring', 'error', 'destroyed'];
+
+/** An A2A task (a2a_tasks.status): `pending` on creation, then as its run goes. */
+export const TASK_STATUSES = ['pending', 'running', 'input_needed', 'completed', 'failed', 'canceled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** The task stream's event names (a2a_task_events.kind). */
+export const TASK_EVENT_KINDS = ['status', 'progress', 'message', 'artifact', 'complete', 'error'] as const;
+export type TaskEventKind = (typeof TASK_EVENT_KINDS)[number];
+
+export const MESSAGE_ROLES = ['user', 'agent'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];

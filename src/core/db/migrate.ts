@@ -15,6 +15,7 @@ import * as idempotency from './migrations/0012_idempotency.js';
 import * as confidentialSandboxes from './migrations/0013_confidential_sandboxes.js';
 import * as sandboxEvents from './migrations/0014_sandbox_events.js';
 import * as webhookEndpoints from './migrations/0015_webhook_endpoints.js';
+import * as a2a from './migrations/0016_a2a.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_confidential_sandboxes': confidentialSandboxes,
   '0014_sandbox_events': sandboxEvents,
   '0015_webhook_endpoints': webhookEndpoints,
+  '0016_a2a': a2a,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@
 // type against; no logic, and splitting it by feature would scatter the one picture of the schema.
 // Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
 import type { Scope } from '../access.js';
+import type { A2aAgentsTable, A2aPushConfigsTable, A2aTaskArtifactsTable, A2aTaskEventsTable, A2aTaskMessagesTable, A2aTasksTable, A2aWebhooksTable } from './a2a-tables.js';
 import type {
   Plan,
   AlertSeverity,
@@ -460,6 +461,13 @@ export interface Database {
   snapshots: SnapshotsTable;
   account_secrets: AccountSecretsTable;
   idempotency_keys: IdempotencyKeysTable;
+  a2a_agents: A2aAgentsTable;
+  a2a_tasks: A2aTasksTable;
+  a2a_task_events: A2aTaskEventsTable;
+  a2a_task_messages: A2aTaskMessagesTable;
+  a2a_task_artifacts: A2aTaskArtifactsTable;
+  a2a_webhooks: A2aWebhooksTable;
+  a2a_push_configs: A2aPushConfigsTable;
 }
 
 export interface EvalScenariosTable {

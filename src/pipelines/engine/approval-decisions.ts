@@ -1,6 +1,7 @@
 // Approval decisions: a person's (or the SLA's automatic) decision on a stage awaiting approval, and
 // which approvals are past their SLA. Transitions exposes both; they write stage and run status like
 // every other transition, under the run's lock, with their events.
+import { inTransaction } from '../../core/db/after-commit.js';
 import type { Db } from '../../core/db/handles.js';
 import type { SqlDialect } from '../../core/db/dialect.js';
 import { Conflict } from '../../core/errors.js';
@@ -20,7 +21,7 @@ export interface Decision {
  * the same record (idempotent); anything else with nothing waiting is a conflict.
  */
 export async function decideApproval(db: Db, dialect: SqlDialect, effects: RunEffects, runId: string, decision: Decision): Promise<store.RunStageRow> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const run = (await store.lockRun(trx, dialect, runId))!;
     const stages = await store.stagesOf(trx, run.id);
     const waiting = stages.find((stage) => stage.status === 'paused_approval');

@@ -15,6 +15,7 @@ import type { StateService } from '../state/service.js';
 import type { StageOutcome } from '../stages/contract.js';
 import { effectiveStage, isTerminal, retryDelayMs } from './dag.js';
 import type { Tx } from '../../core/db/handles.js';
+import { inTransaction } from '../../core/db/after-commit.js';
 import { decideApproval, findOverdueApprovals, type Decision } from './approval-decisions.js';
 import { RunEffects, type RunSessions } from './run-effects.js';
 
@@ -51,7 +52,7 @@ export class Transitions {
   }
 
   async createRun(input: { accountId: string; pipeline: pipelineStore.PipelineRow; trigger: string; runInput: Record<string, unknown> }): Promise<store.RunRow> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const definition = await this.effects.definition(trx, input.pipeline.id, input.pipeline.version);
       const now = nowIso();
       const run: store.RunRow = {
@@ -107,7 +108,7 @@ export class Transitions {
    * out (their worker died). `await_approval` stages pause the run here instead of being executed.
    */
   async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedAttempt[]> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const now = new Date();
       const nowText = now.toISOString();
       const candidates = await store.claimable(trx, this.dialect, nowText, limit);
@@ -227,7 +228,7 @@ export class Transitions {
    * stages), only while `workerId` still holds the lease for this attempt; false when it did not.
    */
   async completeAttempt(workerId: string, claimed: ClaimedAttempt, outcome: StageOutcome, logs: { stdout: string; stderr: string }): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const run = (await store.lockRun(trx, this.dialect, claimed.run.id))!;
       const stage = await trx.selectFrom('pipeline_run_stages').selectAll().where('id', '=', claimed.stage.id).executeTakeFirstOrThrow();
       const now = nowIso();
@@ -292,7 +293,7 @@ export class Transitions {
 
   /** Hands a stage this worker holds back for another attempt at once (graceful shutdown). */
   async release(workerId: string, claimed: ClaimedAttempt, logs: { stdout: string; stderr: string }): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       const run = (await store.lockRun(trx, this.dialect, claimed.run.id))!;
       const now = nowIso();
       const result = await trx
@@ -315,7 +316,7 @@ export class Transitions {
 
   /** Cancels a run that has not finished; false when it already had. */
   async cancelRun(runId: string, reason: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const run = (await store.lockRun(trx, this.dialect, runId))!;
       if (isTerminal(run.status)) return false;
       const now = nowIso();
