@@ -107,6 +107,8 @@ export interface Config {
   };
   /** Pre-started sandboxes kept ready per template (PADDOCK_WARM_POOL); empty turns the warm pool off. */
   warmPool: Record<string, number>;
+  /** How often an open task stream (GET /v1/a2a/tasks/{id}/stream) sends a heartbeat comment. */
+  a2aStreamHeartbeatMs: number;
   /** Where GET /metrics (Prometheus) is served (PADDOCK_METRICS_LISTEN), apart from the API port; null: not served. */
   metricsListen: ListenAddress | null;
 }
@@ -237,6 +239,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     },
     warmPool: warmPool(env.PADDOCK_WARM_POOL),
     metricsListen: metricsListen(env.PADDOCK_METRICS_LISTEN),
+    a2aStreamHeartbeatMs: integer('PADDOCK_A2A_STREAM_HEARTBEAT_MS', env.PADDOCK_A2A_STREAM_HEARTBEAT_MS, 15_000, 100, 300_000),
   };
 }
 
