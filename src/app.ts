@@ -244,7 +244,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     },
   });
 
-  const a2a = await registerA2a(app, { config, storage, pipelines: pipelines.pipelines });
+  const a2a = await registerA2a(app, { config, storage, pipelines: pipelines.pipelines, outbox });
 
   metrics.readFrom({
     sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null,

@@ -5,10 +5,18 @@ import type { Config } from '../config.js';
 import type { Storage } from '../core/db/database.js';
 import { agentRoutes } from './agents/routes.js';
 import { AgentService, type AgentPipelines } from './agents/service.js';
+import type { Outbox } from '../core/outbox/outbox.js';
+import type { TaskChangePublisher } from './contract.js';
+import { registerTaskWebhooks } from './webhooks/plugin.js';
+import type { TaskWebhookService } from './webhooks/service.js';
 
 export interface A2aFeature {
   /** The registry; implements AgentDirectory for tasks and the protocol binding. */
   agents: AgentService;
+  /** Task webhooks (account-level subscriptions to task status changes). */
+  taskWebhooks: TaskWebhookService;
+  /** Every task status change is published to these, in its transaction. */
+  taskChangePublishers: TaskChangePublisher[];
 }
 
 export interface A2aOptions {
@@ -16,10 +24,14 @@ export interface A2aOptions {
   storage: Storage;
   /** The pipelines feature's PipelineService. */
   pipelines: AgentPipelines;
+  /** Durable deliveries (task webhooks). */
+  outbox: Outbox;
 }
 
 export async function registerA2a(app: FastifyInstance, options: A2aOptions): Promise<A2aFeature> {
   const agents = new AgentService(options.storage.db, options.pipelines);
   await app.register(agentRoutes(agents, options.config.publicUrl));
-  return { agents };
+  const taskWebhooks = await registerTaskWebhooks(app, { config: options.config, db: options.storage.db, outbox: options.outbox });
+  const taskChangePublishers: TaskChangePublisher[] = [taskWebhooks.publisher];
+  return { agents, taskWebhooks: taskWebhooks.service, taskChangePublishers };
 }
