@@ -1,4 +1,5 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
+import { benchA2a } from './a2a.js';
 import { benchApi } from './api.js';
 import { benchBudgets } from './budgets.js';
 import { benchEvals } from './evals.js';
@@ -22,6 +23,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   pipelines: { title: 'Pipelines: engine overhead per command stage and time to first stage (runc, SQLite, same run)', run: benchPipelines },
   pause: { title: 'Pause/resume vs the raw runtime (freezer, gVisor checkpoint) and snapshots of a 100 MB workspace vs plain tar (same run)', run: benchPause },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
+  a2a: { title: 'Agent delegation: task create → stream events vs the same run started directly, and SSE fan-out (gate and await_approval stages, no runtime, SQLite, same run)', run: benchA2a },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };
 
