@@ -152,3 +152,23 @@ describe.each(BACKENDS)('task webhooks on %s', (backend) => {
     expect((await t.request('GET', '/v1/a2a/webhooks', { token: key })).body.webhooks).toHaveLength(20);
   });
 });
+
+describe.each(BACKENDS)('task webhooks and the task stream under the account rate limit on %s', (backend) => {
+  it('answer 429 rate_limited with the agent-delegation error body and Retry-After', async () => {
+    const t = await startApp(backend, { PADDOCK_RATE_LIMIT_FREE: '4' });
+    try {
+      const { key } = await t.signup();
+      const replies = [];
+      for (let i = 0; i < 5; i++) replies.push(await t.request('GET', '/v1/a2a/webhooks', { token: key }));
+      const limited = replies.at(-1)!;
+      expect(limited.status).toBe(429);
+      expect(limited.body.error.code).toBe('rate_limited');
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+      const stream = await t.request('GET', '/v1/a2a/tasks/tsk_any/stream', { token: key, headers: { accept: 'text/event-stream' } });
+      expect(stream.status).toBe(429);
+      expect(stream.body.error.code).toBe('rate_limited');
+    } finally {
+      await t.close();
+    }
+  });
+});
