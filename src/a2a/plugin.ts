@@ -2,7 +2,9 @@
 // (tasks, stream, webhooks, protocol) add their lines here.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
+import { discoveryRoutes } from './agents/discovery-routes.js';
 import { agentRoutes } from './agents/routes.js';
 import { AgentService, type AgentPipelines } from './agents/service.js';
 
@@ -16,10 +18,15 @@ export interface A2aOptions {
   storage: Storage;
   /** The pipelines feature's PipelineService. */
   pipelines: AgentPipelines;
+  /** The accounts feature's: the principal behind a bearer credential (discovery's optional key), or null. */
+  authenticate(credential: string): Promise<Principal | null>;
+  /** The account's display name ('' when none): agent cards' `provider.organization`. */
+  organizationOf(accountId: string): Promise<string>;
 }
 
 export async function registerA2a(app: FastifyInstance, options: A2aOptions): Promise<A2aFeature> {
   const agents = new AgentService(options.storage.db, options.pipelines);
   await app.register(agentRoutes(agents, options.config.publicUrl));
+  await app.register(discoveryRoutes(agents, { publicUrl: options.config.publicUrl, authenticate: options.authenticate, organizationOf: options.organizationOf }));
   return { agents };
 }

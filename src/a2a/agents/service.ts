@@ -190,7 +190,7 @@ export class AgentService implements AgentDirectory {
   }
 
   private nameTaken(error: unknown, name: string): unknown {
-    if (isUniqueViolation(error)) return new HttpError(409, `an agent named "${name}" already exists in this account`, 'already_exists', { field: 'body.name' });
+    if (isUniqueViolation(error)) return new HttpError(409, `body.name "${name}" is taken: an agent of this account already has it`, 'already_exists', { field: 'body.name' });
     return error;
   }
 }
