@@ -244,7 +244,14 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     },
   });
 
-  const a2a = await registerA2a(app, { config, storage, pipelines: pipelines.pipelines, outbox });
+  const a2a = await registerA2a(app, {
+    config,
+    storage,
+    pipelines: pipelines.pipelines,
+    outbox,
+    authenticate: (credential) => accounts.authenticate(credential),
+    organizationOf: async (accountId) => (await accounts.getAccount(accountId)).name ?? '',
+  });
 
   metrics.readFrom({
     sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null,
