@@ -55,6 +55,7 @@ import { responseSealer } from './secrets/response-sealer.js';
 import { secretRoutes } from './secrets/routes.js';
 import { SecretService } from './secrets/service.js';
 import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
+import { registerA2a, type A2aFeature } from './a2a/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -85,6 +86,8 @@ export interface AppServices {
   snapshots: SnapshotService | null;
   /** Prometheus metrics (served on PADDOCK_METRICS_LISTEN); `metrics.lifecycle` is the sandbox lifecycle's consumer. */
   metrics: MetricsFeature;
+  /** Agent delegation: the agent registry (and, as they land, tasks, streams, task webhooks, the A2A protocol). */
+  a2a: A2aFeature;
 }
 
 export interface BuiltApp {
@@ -241,6 +244,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     },
   });
 
+  const a2a = await registerA2a(app, { config, storage, pipelines: pipelines.pipelines });
+
   metrics.readFrom({
     sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null,
     pipelines: pipelines.counts,
@@ -261,5 +266,5 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics } };
+  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a } };
 }
