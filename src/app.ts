@@ -247,7 +247,16 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     observers: [a2aCore.follower],
   });
 
-  const a2a = await registerA2a(app, { config, storage, core: a2aCore, pipelines, limiters });
+  const a2a = await registerA2a(app, {
+    config,
+    storage,
+    pipelines: pipelines.pipelines,
+    authenticate: (credential) => accounts.authenticate(credential),
+    organizationOf: async (accountId) => (await accounts.getAccount(accountId)).name ?? '',
+    core: a2aCore,
+    pipelineRuns: pipelines,
+    limiters,
+  });
 
   metrics.readFrom({
     sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null,

@@ -3,9 +3,11 @@
 // protocol) add their lines here.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
 import type { LimiterFactory } from '../core/rate-limit.js';
 import type { PipelinesFeature } from '../pipelines/plugin.js';
+import { discoveryRoutes } from './agents/discovery-routes.js';
 import { agentRoutes } from './agents/routes.js';
 import { AgentService, type AgentPipelines } from './agents/service.js';
 import { TaskSignals } from './task-signals.js';
@@ -45,9 +47,16 @@ export interface A2aFeature {
 export interface A2aOptions {
   config: Config;
   storage: Storage;
+  /** The pipelines feature's PipelineService. */
+  pipelines: AgentPipelines;
+  /** The accounts feature's: the principal behind a bearer credential (discovery's optional key), or null. */
+  authenticate(credential: string): Promise<Principal | null>;
+  /** The account's display name ('' when none): agent cards' `provider.organization`. */
+  organizationOf(accountId: string): Promise<string>;
+  /** Made before pipelines registered (createA2aCore): its follower is one of their run observers. */
   core: A2aCore;
-  /** The pipelines feature: definitions (agents are backed by one), runs (a task is one), their cost. */
-  pipelines: PipelinesFeature;
+  /** The pipelines feature: runs (a task is one) and their cost. */
+  pipelineRuns: PipelinesFeature;
   limiters: LimiterFactory;
 }
 
@@ -66,10 +75,11 @@ function taskRuns(pipelines: PipelinesFeature): TaskRuns & TaskCosts {
 export async function registerA2a(app: FastifyInstance, options: A2aOptions): Promise<A2aFeature> {
   const { db } = options.storage;
   const { core } = options;
-  const agents = new AgentService(db, options.pipelines.pipelines as AgentPipelines);
+  const agents = new AgentService(db, options.pipelines);
   await app.register(agentRoutes(agents, options.config.publicUrl));
+  await app.register(discoveryRoutes(agents, { publicUrl: options.config.publicUrl, authenticate: options.authenticate, organizationOf: options.organizationOf }));
 
-  const runs = taskRuns(options.pipelines);
+  const runs = taskRuns(options.pipelineRuns);
   const tasks = new Tasks(db, agents, runs, core.log, await TaskLimits.create(options.limiters));
   const budgets = new TaskBudgets(db, runs, options.config.a2aBudgetIntervalMs, app.log);
   core.follower.afterEvent = (task) => budgets.checkSoon(task);

@@ -186,11 +186,12 @@ export class AgentService implements AgentDirectory {
       }
       throw error;
     }
-    if (pipeline.status === 'archived') throw new HttpError(409, `body.pipeline_id names an archived pipeline (${pipelineId}): an agent needs an active one`, 'conflict', { field: 'body.pipeline_id' });
+    if (pipeline.status === 'archived')
+      throw new HttpError(409, `body.pipeline_id names an archived pipeline (${pipelineId}): an agent needs an active one`, 'conflict', { field: 'body.pipeline_id' });
   }
 
   private nameTaken(error: unknown, name: string): unknown {
-    if (isUniqueViolation(error)) return new HttpError(409, `an agent named "${name}" already exists in this account`, 'already_exists', { field: 'body.name' });
+    if (isUniqueViolation(error)) return new HttpError(409, `body.name "${name}" is taken: an agent of this account already has it`, 'already_exists', { field: 'body.name' });
     return error;
   }
 }
