@@ -3,9 +3,14 @@
 // event names by index, URLs refused by the outbound guard, the per-account quota, narrow keys,
 // another account's webhook); and deliveries of real task changes to a real receiver, signed so the
 // receiver can verify them, retried after a 500, refused at delivery for a name resolving to loopback.
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyTaskWebhook } from '../../src/a2a/webhooks/signature.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { createPipeline, ECHO_SKILL, registerAgent } from '../helpers/a2a.js';
+import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const URL_OK = 'https://hooks.example.com/paddock';
 
@@ -143,6 +148,29 @@ describe.each(BACKENDS)('task webhooks on %s', (backend) => {
     expect((await t.request('GET', `/v1/a2a/webhooks/${id}`, { token: owner })).status).toBe(200);
   });
 
+  it('refuses at delivery a host name that resolves to loopback, without calling it', async () => {
+    const receiver = await startHttpReceiver();
+    try {
+      const { key } = await t.signup();
+      const hook = (await create(key, { url: `https://localhost:${receiver.port}/hook`, events: ['*'] })).body;
+      const agent = await registerAgent(t.url, key);
+      const task = await t.request('POST', `/v1/a2a/agents/${agent.id}/tasks`, { token: key, body: { skill_id: ECHO_SKILL.id, input: { query: 'x' } } });
+      expect(task.status, task.text).toBe(201);
+      const { deliveries } = await waitFor('the refused deliveries', async () => {
+        const list = (await t.request('GET', `/v1/a2a/webhooks/${hook.id}/deliveries`, { token: key })).body;
+        return list.deliveries.length >= 3 && list.deliveries.every((d: any) => d.status === 'failed') ? list : null;
+      });
+      expect(new Set(deliveries.map((d: any) => d.event))).toEqual(new Set(['task.created', 'task.running', 'task.completed']));
+      for (const delivery of deliveries) {
+        expect(delivery).toMatchObject({ task_id: task.body.id, attempts: 1, response_status: null });
+        expect(delivery.last_error).toMatch(/^refused: the target URL .*(loopback|non-public)/);
+      }
+      expect(receiver.requests).toHaveLength(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('holds at most 20 task webhooks per account (403 quota_exceeded)', async () => {
     const { key } = await t.signup();
     for (let i = 0; i < 20; i++) expect((await create(key, { url: `${URL_OK}/${i}`, events: ['*'] })).status).toBe(201);
@@ -170,5 +198,161 @@ describe.each(BACKENDS)('task webhooks and the task stream under the account rat
     } finally {
       await t.close();
     }
+  });
+});
+
+const ASK = { name: 'ask', type: 'await_approval', config: { message: 'Proceed?', channels: ['dashboard'] } };
+const AFTER = { name: 'after', type: 'gate', config: { expression: 'true' }, depends_on: ['ask'] };
+
+describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
+  let t: TestApp;
+  const receivers: HttpReceiver[] = [];
+
+  beforeAll(async () => {
+    t = await startApp(backend, {
+      PADDOCK_ALLOW_PRIVATE_WEBHOOKS: 'true',
+      PADDOCK_ALLOW_HTTP_WEBHOOKS: 'true',
+      PADDOCK_OUTBOX_POLL_INTERVAL_MS: '50',
+      PADDOCK_OUTBOX_BACKOFF_BASE_MS: '200',
+      PADDOCK_OUTBOX_MAX_ATTEMPTS: '3',
+      PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    for (const receiver of receivers) await receiver.close();
+  });
+
+  async function receiver(respond?: HttpReceiver['respond']) {
+    const started = await startHttpReceiver(respond);
+    receivers.push(started);
+    return started;
+  }
+
+  async function webhook(key: string, url: string, events: string[], secret?: string) {
+    const reply = await t.request('POST', '/v1/a2a/webhooks', { token: key, body: { url, events, ...(secret ? { secret } : {}) } });
+    expect(reply.status, reply.text).toBe(201);
+    return reply.body as { id: string; secret: string };
+  }
+
+  async function waitingTask(key: string) {
+    const pipeline = await createPipeline(t.url, key, { stages: [ASK, AFTER] });
+    const agent = await registerAgent(t.url, key, { pipeline_id: pipeline.id });
+    const created = await t.request('POST', `/v1/a2a/agents/${agent.id}/tasks`, { token: key, body: { skill_id: ECHO_SKILL.id, input: { query: 'hi' } } });
+    expect(created.status, created.text).toBe(201);
+    return created.body as { id: string; agent_id: string };
+  }
+
+  /** What the README tells a receiver to do, computed here independently of the server's code. */
+  function receiverVerifies(secret: string, request: ReceivedRequest): boolean {
+    const body = JSON.parse(request.body);
+    const expected = 'sha256=' + createHmac('sha256', secret).update(`${body.timestamp}.${body.event}.${JSON.stringify(body.task)}`).digest('hex');
+    return expected === request.headers['x-paddock-signature'] && expected === body.signature;
+  }
+
+  const bodies = (hook: HttpReceiver) => hook.requests.map((request) => JSON.parse(request.body));
+
+  it('pushes the subscribed changes of a task, signed so the receiver can verify them, and lists the deliveries', async () => {
+    const { key } = await t.signup();
+    const hook = await receiver();
+    const subscribed = await webhook(key, `${hook.url}/tasks`, ['task.input_needed', 'task.completed'], 'shared-secret-for-this-test');
+    const failedOnly = await receiver();
+    await webhook(key, failedOnly.url, ['task.failed']);
+    const stranger = await receiver();
+    await webhook((await t.signup()).key, stranger.url, ['*']);
+
+    const task = await waitingTask(key);
+    const [asking] = await waitFor('task.input_needed', () => (hook.requests.length >= 1 ? hook.requests : null));
+    expect(asking).toMatchObject({ method: 'POST', path: '/tasks' });
+    expect(asking.headers['content-type']).toMatch(/^application\/json/);
+    expect(asking.headers['x-paddock-event']).toBe('task.input_needed');
+    expect(asking.headers['x-paddock-delivery']).toMatch(/^dlv_/);
+    const askingBody = JSON.parse(asking.body);
+    expect(Object.keys(askingBody)).toEqual(['event', 'timestamp', 'task', 'signature']);
+    expect(askingBody).toEqual({
+      event: 'task.input_needed',
+      timestamp: expect.any(String),
+      task: { id: task.id, agent_id: task.agent_id, status: 'input_needed', status_message: 'Proceed?', output: null },
+      signature: expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
+    });
+    expect(receiverVerifies('shared-secret-for-this-test', asking)).toBe(true);
+    expect(receiverVerifies('another-secret-entirely-0000', asking)).toBe(false);
+    expect(verifyTaskWebhook('shared-secret-for-this-test', asking.body, asking.headers['x-paddock-signature'] as string)).toBe(true);
+    expect(verifyTaskWebhook('shared-secret-for-this-test', asking.body.replace('"input_needed"', '"completed"'), askingBody.signature)).toBe(false);
+    expect(Math.abs(Date.parse(askingBody.timestamp) - Date.now())).toBeLessThan(60_000);
+
+    const answered = await t.request('POST', `/v1/a2a/tasks/${task.id}/messages`, { token: key, body: { parts: [{ type: 'text', text: 'yes' }] } });
+    expect(answered.status, answered.text).toBe(201);
+    await waitFor('task.completed', () => (hook.requests.length >= 2 ? true : null));
+    const done = hook.requests[1];
+    expect(JSON.parse(done.body)).toMatchObject({ event: 'task.completed', task: { id: task.id, status: 'completed' } });
+    expect(receiverVerifies('shared-secret-for-this-test', done)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hook.requests).toHaveLength(2);
+    expect(failedOnly.requests).toHaveLength(0);
+    expect(stranger.requests).toHaveLength(0);
+
+    const { deliveries } = await waitFor('both delivered in the log', async () => {
+      const list = (await t.request('GET', `/v1/a2a/webhooks/${subscribed.id}/deliveries`, { token: key })).body;
+      return list.deliveries.length === 2 && list.deliveries.every((d: any) => d.status === 'delivered') ? list : null;
+    });
+    expect(deliveries.map((d: any) => d.event)).toEqual(['task.completed', 'task.input_needed']);
+    expect(deliveries.map((d: any) => d.id)).toEqual([done.headers['x-paddock-delivery'], asking.headers['x-paddock-delivery']]);
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({ task_id: task.id, attempts: 1, response_status: 200, last_error: null, next_attempt_at: null });
+      expect(delivery.attempt_history).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', status_code: 200, response: 'ok' })]);
+    }
+    const page = (await t.request('GET', `/v1/a2a/webhooks/${subscribed.id}/deliveries?limit=1&offset=1`, { token: key })).body;
+    expect(page.deliveries.map((d: any) => d.event)).toEqual(['task.input_needed']);
+    expect((await t.request('GET', `/v1/a2a/webhooks/${subscribed.id}/deliveries?status=failed`, { token: key })).body).toEqual({ deliveries: [] });
+  });
+
+  it('retries after a 500 with the same body and X-Paddock-Delivery until the receiver takes it', async () => {
+    const { key } = await t.signup();
+    const hook = await receiver((_request, index) => (index === 0 ? 500 : 204));
+    const created = await webhook(key, hook.url, ['task.input_needed']);
+    await waitingTask(key);
+    const { deliveries } = await waitFor('the retried delivery', async () => {
+      const list = (await t.request('GET', `/v1/a2a/webhooks/${created.id}/deliveries`, { token: key })).body;
+      return list.deliveries[0]?.status === 'delivered' ? list : null;
+    });
+    expect(deliveries[0]).toMatchObject({ event: 'task.input_needed', attempts: 2, response_status: 204, last_error: null });
+    expect(deliveries[0].attempt_history).toMatchObject([
+      { attempt: 1, outcome: 'failed', status_code: 500, error: 'the receiver answered HTTP 500', response: 'failing with 500' },
+      { attempt: 2, outcome: 'delivered', status_code: 204 },
+    ]);
+    expect(hook.requests).toHaveLength(2);
+    expect(hook.requests[1].body).toBe(hook.requests[0].body);
+    expect(hook.requests.map((r) => r.headers['x-paddock-delivery'])).toEqual([deliveries[0].id, deliveries[0].id]);
+    expect(hook.requests.every((r) => receiverVerifies(created.secret, r))).toBe(true);
+  });
+
+  it('pushes every change to "*": created, running, input_needed, canceled (with the reason)', async () => {
+    const { key } = await t.signup();
+    const hook = await receiver();
+    const created = await webhook(key, hook.url, ['*']);
+    const task = await waitingTask(key);
+    await waitFor('task.input_needed', () => (bodies(hook).some((b) => b.event === 'task.input_needed') ? true : null));
+    const canceled = await t.request('POST', `/v1/a2a/tasks/${task.id}/cancel`, { token: key, body: { reason: 'not needed' } });
+    expect(canceled.status, canceled.text).toBe(200);
+    await waitFor('task.canceled', () => (bodies(hook).some((b) => b.event === 'task.canceled') ? true : null));
+    expect(new Set(bodies(hook).map((b) => b.event))).toEqual(new Set(['task.created', 'task.running', 'task.input_needed', 'task.canceled']));
+    expect(bodies(hook).find((b) => b.event === 'task.canceled').task).toMatchObject({ status: 'canceled', status_message: 'not needed' });
+    expect(hook.requests.every((r) => receiverVerifies(created.secret, r))).toBe(true);
+  });
+
+  it('drops the pending deliveries of a deleted webhook', async () => {
+    const { key } = await t.signup();
+    const hook = await receiver(() => 503);
+    const created = await webhook(key, hook.url, ['task.input_needed']);
+    await waitingTask(key);
+    await waitFor('the first failed attempt', () => (hook.requests.length >= 1 ? true : null));
+    expect((await t.request('DELETE', `/v1/a2a/webhooks/${created.id}`, { token: key })).status).toBe(204);
+    // An attempt already in flight may land; none starts after the delete (3 attempts would be over by then).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const seen = hook.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hook.requests.length).toBe(seen);
+    expect(seen).toBeLessThan(3);
   });
 });
