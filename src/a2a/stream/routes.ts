@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { HttpError } from '../../core/errors.js';
 import type { TaskService } from '../contract.js';
 import type { TaskSignals } from '../task-signals.js';
-import { A2aError } from '../webhooks/schemas.js';
+import { a2aErrors } from '../error-body.js';
 import { readTaskEvents } from './event-reader.js';
 import { resumeAfter } from './resume-point.js';
 import type { StreamSlots } from './slots.js';
@@ -36,14 +36,14 @@ export function taskStreamRoutes(options: StreamOptions) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('preClose', async () => options.slots.closeAll());
 
-    app.get('/v1/a2a/tasks/:taskId/stream', {
+    app.get('/v1/a2a/tasks/:id/stream', {
       exposeHeadRoute: false,
       config: { access: { kind: 'key', area: 'a2a' } },
       schema: {
         tags: ['a2a'],
         summary: "Stream a task's events (SSE)",
         description: DESCRIPTION(options.heartbeatMs),
-        params: Type.Object({ taskId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object(
           { last_event_id: Type.Optional(Type.String({ maxLength: 32, description: 'Resume after this sequence (for clients that cannot send Last-Event-ID).' })) },
           { additionalProperties: false },
@@ -51,13 +51,7 @@ export function taskStreamRoutes(options: StreamOptions) {
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 32, description: 'Resume after this sequence (EventSource sends it when it reconnects).' })) }),
         response: {
           200: { description: '`text/event-stream`: `id:`, `event:` and `data:` lines per event, heartbeat comments.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-          400: A2aError,
-          401: A2aError,
-          403: A2aError,
-          404: A2aError,
-          406: A2aError,
-          409: A2aError,
-          429: A2aError,
+          ...a2aErrors(400, 401, 403, 404, 406, 409, 429),
         },
       },
       handler: async (request, reply) => {
@@ -66,7 +60,7 @@ export function taskStreamRoutes(options: StreamOptions) {
         }
         const after = resumeAfter(request.headers['last-event-id'], request.query.last_event_id);
         const accountId = request.principal!.accountId;
-        const { taskId } = request.params;
+        const taskId = request.params.id;
         await options.tasks.get(accountId, taskId);
         const controller = options.slots.take(taskId);
         stream(request, reply, options, { accountId, taskId, after, controller });

@@ -4,12 +4,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
 import { TASK_WEBHOOK_EVENTS } from '../contract.js';
-import { A2aError, CreateTaskWebhookBody, ListDeliveriesQuery, MAX_PAGE_LIMIT, RETRIES, SIGNING, TaskWebhook, TaskWebhookDelivery, TaskWebhookParams } from './schemas.js';
+import { a2aErrors } from '../error-body.js';
+import { CreateTaskWebhookBody, ListDeliveriesQuery, MAX_PAGE_LIMIT, RETRIES, SIGNING, TaskWebhook, TaskWebhookDelivery, TaskWebhookParams } from './schemas.js';
 import { MAX_TASK_WEBHOOKS_PER_ACCOUNT, type TaskWebhookService } from './service.js';
 
 // The secret is a credential: only full-scope keys reach area a2a.
 const access = { access: { kind: 'key', area: 'a2a' } } as const;
-const errors = { 400: A2aError, 401: A2aError, 403: A2aError, 404: A2aError, 429: A2aError };
+const errors = a2aErrors(400, 401, 403, 404, 429);
 const tags = ['a2a'];
 
 export function taskWebhookRoutes(service: TaskWebhookService) {

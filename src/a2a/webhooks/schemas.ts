@@ -12,15 +12,6 @@ export const SIGNING =
 export const RETRIES =
   'A 2xx answer delivers; any other answer, a network error or no answer within PADDOCK_OUTBOX_ATTEMPT_TIMEOUT_MS is retried with exponential backoff (×4 from PADDOCK_OUTBOX_BACKOFF_BASE_MS, default 5 s) up to PADDOCK_OUTBOX_MAX_ATTEMPTS (default 8). Redirects are not followed. A delivery whose webhook was deleted by the time of an attempt is dropped (`failed`, with the reason); a URL that resolves to a non-public address at delivery time is refused (`failed`, not retried).';
 
-/** The error body of agent-delegation paths (core/error-handler.ts). */
-export const A2aError = Type.Object({
-  error: Type.Object({
-    code: Type.String({ description: 'Machine-readable (`not_found`, `invalid_field`, `quota_exceeded`, …; see the error table in the API description).' }),
-    message: Type.String(),
-    details: Type.Object({}, { additionalProperties: true, description: '`field` names the field at fault when there is one.' }),
-  }),
-});
-
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
