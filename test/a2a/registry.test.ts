@@ -149,6 +149,37 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     );
   });
 
+  it('reads schemas as draft 2020-12, or draft-07 when their $schema says so; another $schema is a 400', async () => {
+    const draft07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      definitions: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
+      properties: { pair: { $ref: '#/definitions/pair' } },
+    };
+    const draft2020 = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+      properties: { pair: { $ref: '#/$defs/pair' } },
+    };
+    const registered = await registerAgent(t.url, key, {
+      skills: [
+        { id: 'old', name: 'Old', input_schema: draft07 },
+        { id: 'new', name: 'New', input_schema: draft2020 },
+      ],
+    });
+    const directory = t.services.a2a.agents;
+    const agent = await directory.get(registered.account_id, registered.id);
+    for (const skill of ['old', 'new']) {
+      expect(() => directory.validateInput(agent, skill, { pair: ['a', 1] })).not.toThrow();
+      expect(() => directory.validateInput(agent, skill, { pair: ['a', 1, 2] })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+      expect(() => directory.validateInput(agent, skill, { pair: [1, 'a'] })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+    }
+    const unknown = await register({ skills: [{ id: 'x', name: 'X', input_schema: { $schema: 'http://json-schema.org/draft-03/schema#', type: 'object' } }] });
+    expectError(unknown, 400, 'invalid_field', 'body.skills[0].input_schema');
+    expect(unknown.body.error.message).toContain('draft-03');
+  });
+
   it('refuses an input_schema over 64 KiB', async () => {
     const huge = { type: 'object', description: 'x'.repeat(70 * 1024) };
     expectError(await register({ skills: [{ id: 'big', name: 'Big', input_schema: huge }] }), 400, 'invalid_field', 'body.skills[0].input_schema');

@@ -243,6 +243,12 @@ describe.each(BACKENDS)('A2A tasks on %s', (backend) => {
     const refused = await t.request('POST', `/v1/a2a/agents/${disabled.id}/tasks`, { token: key, body: { skill_id: 'echo', input: { query: 'q' } } });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('agent_disabled');
+    const archived = await approvalAgent();
+    expect((await t.request('DELETE', `/v1/pipelines/${archived.pipeline_id}`, { token: key })).status).toBe(204);
+    const gone = await t.request('POST', `/v1/a2a/agents/${archived.id}/tasks`, { token: key, body: { skill_id: 'echo', input: { query: 'q' } } });
+    expect(gone.status).toBe(409);
+    expect(gone.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('archived') });
+    expect((await t.request('GET', `/v1/a2a/tasks?agent_id=${archived.id}`, { token: key })).body.total).toBe(0);
   });
 
   it('refuses bad parts naming the part, and unknown tasks with task_not_found', async () => {
