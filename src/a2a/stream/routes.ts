@@ -84,6 +84,8 @@ function stream(request: FastifyRequest, reply: FastifyReply, options: StreamOpt
   res.flushHeaders();
   const end = () => controller.abort();
   res.on('close', end);
+  // A client gone before the listener was added would otherwise hold the task's slot.
+  if (res.destroyed || request.raw.destroyed) end();
   const heartbeat = setInterval(() => {
     if (!res.destroyed && !res.writableEnded) res.write(HEARTBEAT_FRAME);
   }, options.heartbeatMs);
