@@ -180,9 +180,17 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expect(unknown.body.error.message).toContain('draft-03');
   });
 
-  it('refuses an input_schema over 64 KiB', async () => {
+  it('refuses an input_schema over 64 KiB, or nested more than 64 levels deep (even thousands: a 400, never a 500)', async () => {
     const huge = { type: 'object', description: 'x'.repeat(70 * 1024) };
     expectError(await register({ skills: [{ id: 'big', name: 'Big', input_schema: huge }] }), 400, 'invalid_field', 'body.skills[0].input_schema');
+    const nested = (levels: number) => '{"items":'.repeat(levels) + '{"type":"string"}' + '}'.repeat(levels);
+    const raw = (levels: number) => `{"name":"deep-${levels}","pipeline_id":"${pipelineId}","skills":[{"id":"d","name":"D","input_schema":${nested(levels)}}]}`;
+    for (const levels of [64, 6000]) {
+      const reply = await t.request('POST', '/v1/a2a/agents', { token: key, raw: raw(levels), contentType: 'application/json' });
+      expectError(reply, 400, 'invalid_field', 'body.skills[0].input_schema');
+      expect(reply.body.error.message).toContain('64 levels');
+    }
+    expect((await t.request('POST', '/v1/a2a/agents', { token: key, raw: raw(62), contentType: 'application/json' })).status).toBe(201);
   });
 
   it('refuses repeated skill ids, no skills, too many skills and bad skill ids', async () => {
