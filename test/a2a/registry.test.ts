@@ -242,6 +242,16 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     await registerAgent(t.url, (await t.signup()).key, { name: 'taken' });
   });
 
+  it('refuses the 101st agent of an account with 403 quota_exceeded', async () => {
+    const owner = (await t.signup()).key;
+    const pipeline = (await createPipeline(t.url, owner)).id;
+    for (let i = 0; i < 100; i++) expect((await register({ name: `q${i}`, pipeline_id: pipeline }, owner)).status).toBe(201);
+    const refused = await register({ name: 'q100', pipeline_id: pipeline }, owner);
+    expectError(refused, 403, 'quota_exceeded');
+    expect(refused.body.error.message).toContain('100 agents');
+    expect((await t.request('GET', '/v1/a2a/agents', { token: owner })).body.agents).toHaveLength(100);
+  });
+
   it('only full-scope keys reach the registry: sandbox and read keys get 403, no key 401', async () => {
     const agent = await registerAgent(t.url, key);
     for (const scope of ['sandbox', 'read']) {
