@@ -193,6 +193,32 @@ describe.each(BACKENDS)('A2A tasks on %s', (backend) => {
     expect((await eventsOf(task.id)).filter((event) => event.kind === 'message').map((event) => event.data)).toEqual([{ role: 'user', parts: sent.body.parts }]);
   });
 
+  it('publishes every status change to each registered publisher inside its transaction, and wakes readers of the log after the commit', async () => {
+    const seen: { type: string; status: string; inTransaction: boolean; taskId: string }[] = [];
+    t.services.a2a.publishers.add({
+      async publish(trx, change) {
+        seen.push({ type: change.type, status: change.task.status, inTransaction: trx.isTransaction, taskId: change.task.id });
+      },
+    });
+    const agent = await approvalAgent();
+    const task = await createTask(agent.id);
+    await waitForStatus(task.id, 'input_needed');
+    const woken = t.services.a2a.signals.next(task.id, 10_000).then(() => Date.now());
+    const sentAt = Date.now();
+    expect((await t.request('POST', `/v1/a2a/tasks/${task.id}/messages`, { token: key, body: { parts: [{ type: 'text', text: 'go' }] } })).status).toBe(201);
+    expect((await woken) - sentAt).toBeLessThan(5_000);
+    await waitForStatus(task.id, 'completed');
+    const mine = seen.filter((change) => change.taskId === task.id);
+    expect(mine.map((change) => [change.type, change.status])).toEqual([
+      ['task.created', 'pending'],
+      ['task.running', 'running'],
+      ['task.input_needed', 'input_needed'],
+      ['task.running', 'running'],
+      ['task.completed', 'completed'],
+    ]);
+    expect(mine.every((change) => change.inTransaction)).toBe(true);
+  });
+
   it('lists tasks newest first with filters, total and paging', async () => {
     const other = await t.signup();
     const agent = await approvalAgent();
@@ -319,5 +345,42 @@ describe.each(BACKENDS)('A2A tasks on %s', (backend) => {
     expect(over.headers.get('x-ratelimit-limit')).toBe('60');
     // Another task of the account is read as before.
     expect((await t.request('GET', `/v1/a2a/tasks/${(await createTask((await approvalAgent()).id)).id}`, { token: key })).status).toBe(200);
+  });
+});
+
+describe.each(BACKENDS)('A2A task priority on %s', (backend) => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    // One stage at a time: which waiting stage is claimed first shows.
+    t = await startApp(backend, { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50', PADDOCK_PIPELINE_CONCURRENCY: '1' });
+    key = (await t.signup()).key;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('claims the stages of a higher-priority task first when they wait for a worker', async () => {
+    const pipeline = await createPipeline(t.url, key, { stages: [{ name: 'only', type: 'gate', config: { expression: 'true' } }] });
+    const agent = await registerAgent(t.url, key, { pipeline_id: pipeline.id });
+    const worker = t.services.pipelines.worker;
+    await worker.stop();
+    const create = async (priority: number) => (await t.request('POST', `/v1/a2a/agents/${agent.id}/tasks`, { token: key, body: { skill_id: 'echo', input: { query: 'q' }, priority } })).body;
+    const low = await create(-5);
+    const normal = await create(0);
+    const high = await create(10);
+    expect([low.priority, normal.priority, high.priority]).toEqual([-5, 0, 10]);
+    worker.start();
+    const ended = async (id: string) =>
+      waitFor(`task ${id} to complete`, async () => {
+        const task = (await t.request('GET', `/v1/a2a/tasks/${id}`, { token: key })).body;
+        if (task.status !== 'completed') throw new Error(task.status);
+        return task;
+      });
+    const [lowDone, normalDone, highDone] = [await ended(low.id), await ended(normal.id), await ended(high.id)];
+    // Each started only after the one before it in priority order had completed.
+    expect(highDone.completed_at <= normalDone.started_at).toBe(true);
+    expect(normalDone.completed_at <= lowDone.started_at).toBe(true);
   });
 });
