@@ -45,7 +45,11 @@ async function startServer() {
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const api = async (method: string, route: string, body?: object): Promise<any> => {
-    const response = await fetch(base + route, { method, headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const response = await fetch(base + route, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await response.text();
     if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : null;
@@ -123,7 +127,10 @@ async function createVsRun(server: Server) {
 
 /** Commit → receipt of every streamed event after the answer: `count` tasks waiting for input, all answered, `streamed` of them with their stream open. */
 async function fanOut(server: Server, count: number, streamed: number): Promise<number[]> {
-  const { agent } = await agentOver(server, `bench-fanout-${count}-${streamed}`, [{ name: 'ask', type: 'await_approval', config: { message: 'go?', channels: ['dashboard'] } }, { name: 'after', type: 'gate', config: { expression: 'true' }, depends_on: ['ask'] }]);
+  const { agent } = await agentOver(server, `bench-fanout-${count}-${streamed}`, [
+    { name: 'ask', type: 'await_approval', config: { message: 'go?', channels: ['dashboard'] } },
+    { name: 'after', type: 'gate', config: { expression: 'true' }, depends_on: ['ask'] },
+  ]);
   const tasks: any[] = [];
   for (let i = 0; i < count; i++) tasks.push(await server.api('POST', `/v1/a2a/agents/${agent.id}/tasks`, { skill_id: 'run', input: {} }));
   const streams = await Promise.all(tasks.slice(0, streamed).map((task) => server.stream(task.id)));
@@ -161,11 +168,38 @@ export async function benchA2a(): Promise<BenchRow[]> {
     const many = await fanOut(server, STREAMS, STREAMS);
     const goal = (baseline: number) => `≤ 1.1× + 5 ms (${(baseline * 1.1 + 5).toFixed(1)} ms)`;
     return [
-      { what: `task create → \`running\` status event on its stream vs run start → run seen running (GET every 2 ms; ${GATES} gate stages, median of ${ROUNDS})`, ours: median(ours.running), baseline: median(base.running), unit: 'ms', better: 'lower', goal: goal(median(base.running)) },
-      { what: `task create → \`complete\` event on its stream vs run start → run seen succeeded (median of ${ROUNDS})`, ours: median(ours.complete), baseline: median(base.complete), unit: 'ms', better: 'lower', goal: goal(median(base.complete)) },
-      { what: 'task create → `running` event vs the run\'s own started_at − start (server clock, no client in the loop)', ours: median(ours.running), baseline: median(base.serverRunning), unit: 'ms', better: 'lower' },
-      { what: 'task create → `complete` event vs the run\'s own completed_at − start (server clock)', ours: median(ours.complete), baseline: median(base.serverComplete), unit: 'ms', better: 'lower' },
-      { what: `SSE fan-out: ${STREAMS} tasks answered at once, ${STREAMS} open streams: event commit → client receipt p50 vs ${FEW} open streams (same load)`, ours: median(many), baseline: median(few), unit: 'ms', better: 'lower', note: `${many.length} vs ${few.length} events` },
+      {
+        what: `task create → \`running\` status event on its stream vs run start → run seen running (GET every 2 ms; ${GATES} gate stages, median of ${ROUNDS})`,
+        ours: median(ours.running),
+        baseline: median(base.running),
+        unit: 'ms',
+        better: 'lower',
+        goal: goal(median(base.running)),
+      },
+      {
+        what: `task create → \`complete\` event on its stream vs run start → run seen succeeded (median of ${ROUNDS})`,
+        ours: median(ours.complete),
+        baseline: median(base.complete),
+        unit: 'ms',
+        better: 'lower',
+        goal: goal(median(base.complete)),
+      },
+      {
+        what: "task create → `running` event vs the run's own started_at − start (server clock, no client in the loop)",
+        ours: median(ours.running),
+        baseline: median(base.serverRunning),
+        unit: 'ms',
+        better: 'lower',
+      },
+      { what: "task create → `complete` event vs the run's own completed_at − start (server clock)", ours: median(ours.complete), baseline: median(base.serverComplete), unit: 'ms', better: 'lower' },
+      {
+        what: `SSE fan-out: ${STREAMS} tasks answered at once, ${STREAMS} open streams: event commit → client receipt p50 vs ${FEW} open streams (same load)`,
+        ours: median(many),
+        baseline: median(few),
+        unit: 'ms',
+        better: 'lower',
+        note: `${many.length} vs ${few.length} events`,
+      },
       { what: `SSE fan-out: event commit → client receipt p99, ${STREAMS} streams vs ${FEW}`, ours: percentile(many, 99), baseline: percentile(few, 99), unit: 'ms', better: 'lower' },
     ];
   } finally {

@@ -167,7 +167,7 @@ describe.each(BACKENDS)('task stream on %s', (backend) => {
     }
   });
 
-  it('refuses: 406 for an Accept without text/event-stream, 400 for a bad resume point or query, 404 for an unknown or another account\'s task, 401 and 403', async () => {
+  it("refuses: 406 for an Accept without text/event-stream, 400 for a bad resume point or query, 404 for an unknown or another account's task, 401 and 403", async () => {
     const task = await waitingTask();
     const refusals: [Record<string, unknown>, number, string, string?][] = [
       [{ headers: { accept: 'application/json' } }, 406, 'not_acceptable'],

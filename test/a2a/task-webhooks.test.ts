@@ -30,7 +30,13 @@ describe.each(BACKENDS)('task webhooks on %s', (backend) => {
     const { key } = await t.signup();
     const created = await create(key, { url: URL_OK, events: ['task.completed', 'task.failed', 'task.completed'] });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^twh_/), url: URL_OK, events: ['task.completed', 'task.failed'], secret: expect.stringMatching(/^a2awh_[0-9a-f]{64}$/), created_at: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^twh_/),
+      url: URL_OK,
+      events: ['task.completed', 'task.failed'],
+      secret: expect.stringMatching(/^a2awh_[0-9a-f]{64}$/),
+      created_at: expect.any(String),
+    });
     const listed = await t.request('GET', '/v1/a2a/webhooks', { token: key });
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({ webhooks: [{ id: created.body.id, url: URL_OK, events: ['task.completed', 'task.failed'], created_at: created.body.created_at }] });
@@ -246,7 +252,11 @@ describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
   /** What the README tells a receiver to do, computed here independently of the server's code. */
   function receiverVerifies(secret: string, request: ReceivedRequest): boolean {
     const body = JSON.parse(request.body);
-    const expected = 'sha256=' + createHmac('sha256', secret).update(`${body.timestamp}.${body.event}.${JSON.stringify(body.task)}`).digest('hex');
+    const expected =
+      'sha256=' +
+      createHmac('sha256', secret)
+        .update(`${body.timestamp}.${body.event}.${JSON.stringify(body.task)}`)
+        .digest('hex');
     return expected === request.headers['x-paddock-signature'] && expected === body.signature;
   }
 

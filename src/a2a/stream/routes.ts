@@ -23,7 +23,7 @@ export interface StreamOptions {
 
 const DESCRIPTION = (heartbeatMs: number) =>
   [
-    'Server-sent events (`text/event-stream`) from the task\'s event log, oldest first: each frame has `id:` (the event\'s sequence in the log, 1, 2, …), `event:` (its kind) and one `data:` line of JSON with the spec\'s fields: `status` {status, message}, `progress` {percentage, current_step, message}, `message` {role, parts}, `artifact` {id, name, mime_type}, `complete` {status, output}, `error` {status, error}.',
+    "Server-sent events (`text/event-stream`) from the task's event log, oldest first: each frame has `id:` (the event's sequence in the log, 1, 2, …), `event:` (its kind) and one `data:` line of JSON with the spec's fields: `status` {status, message}, `progress` {percentage, current_step, message}, `message` {role, parts}, `artifact` {id, name, mime_type}, `complete` {status, output}, `error` {status, error}.",
     'What is stored is replayed first, then events are sent as they are committed. The stream ends after `complete` or `error`; a task that has already ended gets its log replayed and the stream ends.',
     `A heartbeat comment (\`: heartbeat\`) is sent every PADDOCK_A2A_STREAM_HEARTBEAT_MS (now ${heartbeatMs} ms).`,
     'Resuming: send `Last-Event-ID: <sequence>` (EventSource does on reconnect) or, without EventSource, `?last_event_id=<sequence>`; the header wins when both are sent. The stream then starts with the event after that sequence: none lost, none repeated, across server restarts too (the log is durable).',
@@ -90,19 +90,26 @@ function stream(request: FastifyRequest, reply: FastifyReply, options: StreamOpt
     if (!res.destroyed && !res.writableEnded) res.write(HEARTBEAT_FRAME);
   }, options.heartbeatMs);
 
-  const drained = () => new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      controller.signal.removeEventListener('abort', done);
-      resolve();
-    };
-    res.once('drain', done);
-    controller.signal.addEventListener('abort', done, { once: true });
-  });
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        controller.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      res.once('drain', done);
+      controller.signal.addEventListener('abort', done, { once: true });
+    });
 
   void (async () => {
     try {
-      const events = readTaskEvents(options.tasks, options.signals, { accountId: target.accountId, taskId: target.taskId, afterSequence: target.after, signal: controller.signal, pollMs: options.pollMs });
+      const events = readTaskEvents(options.tasks, options.signals, {
+        accountId: target.accountId,
+        taskId: target.taskId,
+        afterSequence: target.after,
+        signal: controller.signal,
+        pollMs: options.pollMs,
+      });
       for await (const event of events) {
         if (!res.write(eventFrame(event))) await drained();
       }

@@ -4,7 +4,8 @@ import { acceptsEventStream, eventFrame } from './sse.js';
 
 describe('acceptsEventStream', () => {
   it('serves no Accept, text/event-stream, text/* and */*', () => {
-    for (const accept of [undefined, '', 'text/event-stream', 'TEXT/EVENT-STREAM', 'application/json, text/event-stream;q=0.5', 'text/*', '*/*', 'application/json;q=0.9, */*;q=0.1']) expect(acceptsEventStream(accept), String(accept)).toBe(true);
+    for (const accept of [undefined, '', 'text/event-stream', 'TEXT/EVENT-STREAM', 'application/json, text/event-stream;q=0.5', 'text/*', '*/*', 'application/json;q=0.9, */*;q=0.1'])
+      expect(acceptsEventStream(accept), String(accept)).toBe(true);
   });
   it('refuses an Accept that excludes it, or gives it q=0', () => {
     for (const accept of ['application/json', 'text/html', 'text/event-stream;q=0', 'text/event-stream; q=0.0, application/json']) expect(acceptsEventStream(accept), accept).toBe(false);

@@ -31,13 +31,24 @@ export function taskWebhookRoutes(service: TaskWebhookService) {
 
     app.get('/v1/a2a/webhooks', {
       config: access,
-      schema: { tags, summary: 'List task webhooks', description: '`{webhooks: [...]}`, oldest first, without their secrets.', response: { 200: Type.Object({ webhooks: Type.Array(TaskWebhook) }), ...errors } },
+      schema: {
+        tags,
+        summary: 'List task webhooks',
+        description: '`{webhooks: [...]}`, oldest first, without their secrets.',
+        response: { 200: Type.Object({ webhooks: Type.Array(TaskWebhook) }), ...errors },
+      },
       handler: async (request) => ({ webhooks: await service.list(request.principal!.accountId) }),
     });
 
     app.get('/v1/a2a/webhooks/:id', {
       config: access,
-      schema: { tags, summary: 'Get a task webhook', description: 'Without its secret. 404 `not_found` for an unknown id or another account\'s webhook.', params: TaskWebhookParams, response: { 200: TaskWebhook, ...errors } },
+      schema: {
+        tags,
+        summary: 'Get a task webhook',
+        description: "Without its secret. 404 `not_found` for an unknown id or another account's webhook.",
+        params: TaskWebhookParams,
+        response: { 200: TaskWebhook, ...errors },
+      },
       handler: async (request) => service.get(request.principal!.accountId, request.params.id),
     });
 

@@ -66,4 +66,3 @@ export const ListDeliveriesQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
