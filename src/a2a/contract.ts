@@ -77,6 +77,8 @@ export interface TaskView {
   cost_usd: number;
   context_id: string;
   run_id: string;
+  /** The run's session: its timeline, cost and trust (GET /v1/sessions/{id}). */
+  session_id: string | null;
   started_at: string | null;
   completed_at: string | null;
   created_at: string;

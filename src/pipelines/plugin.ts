@@ -24,6 +24,7 @@ import type { StageExecutors } from './stages/registry.js';
 import { StateGateway } from './state/gateway.js';
 import { StateService } from './state/service.js';
 import { configOf } from './definition/types.js';
+import type { RunObserver } from './engine/run-observer.js';
 
 export interface PipelinesFeature {
   pipelines: PipelineService;
@@ -32,6 +33,10 @@ export interface PipelinesFeature {
   worker: PipelineWorker;
   /** Stage attempts and the stage queue in numbers (metrics). */
   counts: StageCensus;
+  /** What a run has cost so far: metered compute of its sandboxes + LLM cost of its sessions + what its stages reported (USD). */
+  costOf(runId: string): Promise<number>;
+  /** The lowest trust score among the run's sessions (100 without any). */
+  trustOf(runId: string): Promise<{ score: number; sessions: number }>;
 }
 
 export interface PipelineOptions {
@@ -52,6 +57,8 @@ export interface PipelineOptions {
   extraExecutors?: StageExecutors;
   /** The host's address on the sandbox bridge, where the state gateway listens; null: no gateway. */
   bridgeAddress?: () => string | null;
+  /** Follow every run's lifecycle events inside their transitions' transactions (agent delegation's tasks); default: none. */
+  observers?: RunObserver[];
 }
 
 async function principalFor(options: PipelineOptions, accountId: string): Promise<Principal> {
@@ -121,7 +128,7 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
   const { db, sqlDialect: dialect } = options.storage;
   const pipelines = new PipelineService(db);
   const state = new StateService(db, dialect);
-  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions, options.events);
+  const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions, options.events, options.observers);
   const { pipelines: settings } = options.config;
   const sandboxes = options.sandboxes;
   const teardowns = new Teardowns();
@@ -147,5 +154,13 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
     await teardowns.settled();
     await gateway.stop();
   });
-  return { pipelines, runs, state, worker, counts: new StageCensus(db) };
+  return {
+    pipelines,
+    runs,
+    state,
+    worker,
+    counts: new StageCensus(db),
+    costOf: (runId) => runCostUsd(db, options.sessions, options.computeCostOf, runId),
+    trustOf: (runId) => runTrust(db, options.sessions, runId),
+  };
 }

@@ -42,6 +42,8 @@ export interface A2aTasksTable {
   max_cost_usd: number | null;
   /** The last sequence written to a2a_task_events. */
   event_count: number;
+  /** The run's session (migration 0017). */
+  session_id: string | null;
   created_at: string;
   started_at: string | null;
   completed_at: string | null;

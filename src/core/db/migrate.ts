@@ -16,6 +16,7 @@ import * as confidentialSandboxes from './migrations/0013_confidential_sandboxes
 import * as sandboxEvents from './migrations/0014_sandbox_events.js';
 import * as webhookEndpoints from './migrations/0015_webhook_endpoints.js';
 import * as a2a from './migrations/0016_a2a.js';
+import * as a2aTasks from './migrations/0017_a2a_tasks.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_sandbox_events': sandboxEvents,
   '0015_webhook_endpoints': webhookEndpoints,
   '0016_a2a': a2a,
+  '0017_a2a_tasks': a2aTasks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

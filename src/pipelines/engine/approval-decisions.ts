@@ -2,7 +2,7 @@
 // which approvals are past their SLA. Transitions exposes both; they write stage and run status like
 // every other transition, under the run's lock, with their events.
 import { inTransaction } from '../../core/db/after-commit.js';
-import type { Db } from '../../core/db/handles.js';
+import type { Db, Tx } from '../../core/db/handles.js';
 import type { SqlDialect } from '../../core/db/dialect.js';
 import { Conflict } from '../../core/errors.js';
 import { nowIso } from '../../core/time.js';
@@ -20,16 +20,18 @@ export interface Decision {
  * Applies a decision to the stage awaiting approval. Repeating the decision already taken answers
  * the same record (idempotent); anything else with nothing waiting is a conflict.
  */
-export async function decideApproval(db: Db, dialect: SqlDialect, effects: RunEffects, runId: string, decision: Decision): Promise<store.RunStageRow> {
+export async function decideApproval(db: Db, dialect: SqlDialect, effects: RunEffects, runId: string, decision: Decision, inside?: (trx: Tx) => Promise<void>): Promise<store.RunStageRow> {
   return inTransaction(db, async (trx) => {
     const run = (await store.lockRun(trx, dialect, runId))!;
     const stages = await store.stagesOf(trx, run.id);
     const waiting = stages.find((stage) => stage.status === 'paused_approval');
     if (!waiting) {
       const decided = stages.filter((stage) => stage.type === 'await_approval' && stage.approval_decision).sort((a, b) => (b.approval_at ?? '').localeCompare(a.approval_at ?? ''))[0];
-      if (decided && decided.approval_decision === decision.decision) return decided;
+      if (decided && decided.approval_decision === decision.decision && !inside) return decided;
       throw new Conflict('no stage of this run is waiting for approval');
     }
+    // Whatever the caller records with the decision (a task's reply) is written before the decision's events.
+    await inside?.(trx);
     const now = nowIso();
     const approved = decision.decision === 'approve';
     const changes = {

@@ -13,6 +13,8 @@ import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
 import { effectiveStage, finalRunStatus, isTerminal, readiness, type StageSnapshot } from './dag.js';
 import { publishedPipelineEvent } from './published-events.js';
+import type { RunObserver, RunStageCounts } from './run-observer.js';
+import * as stateStore from '../state/store.js';
 
 /** The sessions feature: each run's session, written inside the transitions' transactions. */
 export interface RunSessions {
@@ -27,14 +29,20 @@ export class RunEffects {
     private readonly state: StateService,
     private readonly sessions: RunSessions,
     private readonly events: EventPublisher,
+    private readonly observers: readonly RunObserver[] = [],
   ) {}
 
-  /** A lifecycle event: into the run's timeline, its session and (the spec's types) to subscribers, in the caller's transaction. */
+  /** A lifecycle event: into the run's timeline, its session, (the spec's types) to subscribers and to every observer, in the caller's transaction. */
   async emit(trx: Tx, run: store.RunRow, type: string, stage: string | null, data: Record<string, unknown>, at: string): Promise<void> {
     await store.appendEvent(trx, run, type, stage, data, at);
     await this.sessions.recordRunEvent(trx, run.id, { type, stage, data, at });
     const published = publishedPipelineEvent(run, type, stage, data, at);
     if (published) await this.events.publish(trx, published);
+    if (this.observers.length === 0) return;
+    const stages = stageCounts(await store.stagesOf(trx, run.id));
+    const state = async () => (await stateStore.listEntries(trx, run.id, nowIso())).map(({ key, value, type, mime_type, size_bytes, created_at }) => ({ key, value, type, mime_type, size_bytes, created_at }));
+    const event = { runId: run.id, accountId: run.account_id, sessionId: run.session_id, runStatus: run.status, type, stage, data, at, stages, state };
+    for (const observer of this.observers) await observer.observe(trx, event);
   }
 
   /** Definitions are immutable per version, so they are cached forever. */
@@ -105,6 +113,15 @@ export class RunEffects {
       .where('status', 'not in', ['succeeded', 'failed', 'skipped', 'canceled'])
       .execute();
   }
+}
+
+function stageCounts(rows: store.RunStageRow[]): RunStageCounts {
+  return {
+    total: rows.length,
+    finished: rows.filter((row) => isTerminal(row.status)).length,
+    current: rows.filter((row) => row.status === 'running' || row.status === 'paused_approval').map((row) => row.name),
+    awaiting: rows.filter((row) => row.status === 'paused_approval').map((row) => row.name),
+  };
 }
 
 function stageScope(rows: store.RunStageRow[]): Record<string, unknown> {

@@ -18,6 +18,14 @@ import type { Tx } from '../../core/db/handles.js';
 import { inTransaction } from '../../core/db/after-commit.js';
 import { decideApproval, findOverdueApprovals, type Decision } from './approval-decisions.js';
 import { RunEffects, type RunSessions } from './run-effects.js';
+import type { RunObserver } from './run-observer.js';
+
+/** A state entry written with the run, in its creation transaction. */
+export interface InitialStateEntry {
+  key: string;
+  value: unknown;
+  type?: 'string' | 'json';
+}
 
 export type { RunSessions } from './run-effects.js';
 export type { Decision } from './approval-decisions.js';
@@ -42,16 +50,29 @@ export class Transitions {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: SqlDialect,
-    state: StateService,
+    private readonly state: StateService,
     private readonly notifier: ApprovalNotifier,
     private readonly sessions: RunSessions,
     /** Subscribers of the spec's pipeline events (webhooks), called in each transition's transaction. */
     events: EventPublisher = NO_PUBLISHER,
+    /** Other features following runs (agent delegation's tasks), called in each transition's transaction. */
+    observers: readonly RunObserver[] = [],
   ) {
-    this.effects = new RunEffects(state, sessions, events);
+    this.effects = new RunEffects(state, sessions, events, observers);
   }
 
-  async createRun(input: { accountId: string; pipeline: pipelineStore.PipelineRow; trigger: string; runInput: Record<string, unknown> }): Promise<store.RunRow> {
+  /**
+   * Creates the run, its stage rows, its session, `initialState` entries and, when given, whatever
+   * `inside` writes (another feature's row for the run), all in one transaction.
+   */
+  async createRun(input: {
+    accountId: string;
+    pipeline: pipelineStore.PipelineRow;
+    trigger: string;
+    runInput: Record<string, unknown>;
+    initialState?: InitialStateEntry[];
+    inside?: (trx: Tx, run: store.RunRow) => Promise<void>;
+  }): Promise<store.RunRow> {
     return inTransaction(this.db, async (trx) => {
       const definition = await this.effects.definition(trx, input.pipeline.id, input.pipeline.version);
       const now = nowIso();
@@ -73,6 +94,8 @@ export class Transitions {
         session_id: newId('ses'),
       };
       await trx.insertInto('pipeline_runs').values(run).execute();
+      await input.inside?.(trx, run);
+      for (const entry of input.initialState ?? []) await this.state.putInside(trx, run.id, entry.key, entry, 'api');
       await this.sessions.openRunSession(trx, { accountId: run.account_id, runId: run.id, sessionId: run.session_id! }, now);
       await trx
         .insertInto('pipeline_run_stages')
@@ -330,8 +353,8 @@ export class Transitions {
    * Applies a decision to the stage awaiting approval. Repeating the decision already taken answers
    * the same record (idempotent); anything else with nothing waiting is a conflict.
    */
-  decide(runId: string, decision: Decision): Promise<store.RunStageRow> {
-    return decideApproval(this.db, this.dialect, this.effects, runId, decision);
+  decide(runId: string, decision: Decision, inside?: (trx: Tx) => Promise<void>): Promise<store.RunStageRow> {
+    return decideApproval(this.db, this.dialect, this.effects, runId, decision, inside);
   }
 
   /** Runs whose approval SLA has passed, with the decision to apply. */

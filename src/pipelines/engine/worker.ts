@@ -130,7 +130,7 @@ export class PipelineWorker {
     for (const sandboxId of claimed.orphanSandboxes) await this.sandboxes?.destroy(run.account_id, sandboxId).catch(() => {});
     const settings = effectiveStage(definition, pipeline.defaults);
     const timer = setTimeout(() => controller.abort(`timed out after ${definition.timeout ?? pipeline.defaults.timeout ?? '10m'}`), settings.timeoutMs);
-    const input = JSON.parse(run.input) as { env?: Record<string, string>; repo?: string; branch?: string };
+    const input = JSON.parse(run.input) as { env?: Record<string, string>; repo?: string; branch?: string; template?: string };
     const context: StageContext = {
       accountId: run.account_id,
       pipelineId: run.pipeline_id,
@@ -138,7 +138,8 @@ export class PipelineWorker {
       stageName: stage.name,
       attempt: stage.attempt,
       config: definition.type === 'command' ? { command: definition.command } : (definition.config ?? {}),
-      template: settings.template ?? DEFAULT_TEMPLATE,
+      // A run's `template` (an agent's, for its tasks) replaces the pipeline's default, not a stage's own.
+      template: definition.template ?? input.template ?? settings.template ?? DEFAULT_TEMPLATE,
       env: { ...input.env, ...definition.env },
       signal: controller.signal,
       state: {

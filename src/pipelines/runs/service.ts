@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../core/access.js';
 import type { Database } from '../../core/db/schema.js';
 import { Conflict, Invalid, NotFound } from '../../core/errors.js';
-import type { Transitions } from '../engine/transitions.js';
+import type { InitialStateEntry, Transitions } from '../engine/transitions.js';
+import type { Tx } from '../../core/db/handles.js';
 import type { PipelineService } from '../service.js';
 import type { PutStateInput, StateService } from '../state/service.js';
 import * as store from './store.js';
@@ -15,6 +16,16 @@ export interface StartRunInput {
   env?: Record<string, string>;
   repo?: string;
   branch?: string;
+}
+
+/** What another feature starting a run (agent delegation) adds to it. */
+export interface RunExtras {
+  /** Replaces the pipeline's default template for its stages that name none (recorded in the run's `input`). */
+  template?: string | null;
+  /** State entries written with the run (the task's input). */
+  initialState?: InitialStateEntry[];
+  /** Writes the caller's own row for the run in the run's creation transaction. */
+  inside?: (trx: Tx, run: store.RunRow) => Promise<void>;
 }
 
 export interface RunEvents {
@@ -33,7 +44,7 @@ export class RunService {
     private readonly engine: RunEvents,
   ) {}
 
-  async start(accountId: string, pipelineId: string, input: StartRunInput) {
+  async start(accountId: string, pipelineId: string, input: StartRunInput, extras: RunExtras = {}) {
     const pipeline = await this.pipelines.getRow(accountId, pipelineId);
     if (pipeline.status === 'archived') throw new Conflict('the pipeline is archived: runs cannot be started');
     if (input.branch !== undefined && input.repo === undefined) throw new Invalid('body.branch', 'needs body.repo');
@@ -46,8 +57,8 @@ export class RunService {
       // Stage sandboxes show their repo to every key that can read them; credentials do not belong in it.
       if (url.username || url.password) throw new Invalid('body.repo', 'must not carry credentials (user:token@): a stage sandbox shows its repo URL to every key that can read it');
     }
-    const runInput = { env: input.env ?? {}, repo: input.repo ?? null, branch: input.branch ?? null };
-    const run = await this.transitions.createRun({ accountId, pipeline, trigger: input.trigger ?? 'api', runInput });
+    const runInput = { env: input.env ?? {}, repo: input.repo ?? null, branch: input.branch ?? null, ...(extras.template ? { template: extras.template } : {}) };
+    const run = await this.transitions.createRun({ accountId, pipeline, trigger: input.trigger ?? 'api', runInput, initialState: extras.initialState, inside: extras.inside });
     // Read before waking the worker: the answer is the run as created (`pending`), as the spec shows it.
     const view = runView(run, await store.stagesOf(this.db, run.id));
     this.engine.wake();
@@ -110,6 +121,35 @@ export class RunService {
     const stage = await this.transitions.decide(run.id, { decision, by, comment });
     this.engine.wake();
     return { run_id: run.id, stage: stageView(stage) };
+  }
+
+  /** Decides the run's waiting approval on another feature's behalf (`by` names it), writing `state` and whatever `inside` writes in the decision's transaction; 409 when nothing waits. */
+  async answer(runId: string, answer: { decision: 'approve' | 'reject'; by: string; comment: string | null; state?: InitialStateEntry[]; inside?: (trx: Tx) => Promise<void> }) {
+    await this.transitions.decide(runId, { decision: answer.decision, by: answer.by, comment: answer.comment }, async (trx) => {
+      for (const entry of answer.state ?? []) await this.state.putInside(trx, runId, entry.key, entry, answer.by);
+      await answer.inside?.(trx);
+    });
+    this.engine.wake();
+  }
+
+  /** Cancels the run with `reason` as its error; false when it had already ended. */
+  async stop(runId: string, reason: string): Promise<boolean> {
+    const stopped = await this.transitions.cancelRun(runId, reason);
+    if (stopped) this.engine.abortRun(runId);
+    return stopped;
+  }
+
+  /** Writes a state entry of the run (created_by `by`). */
+  async putState(runId: string, entry: InitialStateEntry, by: string): Promise<void> {
+    await this.state.put(runId, entry.key, entry, by);
+  }
+
+  /** A state entry of the run, or null (missing or expired). */
+  async stateEntry(runId: string, key: string) {
+    return this.state.get(runId, key).catch((error) => {
+      if (error instanceof NotFound) return null;
+      throw error;
+    });
   }
 
   async stateList(accountId: string, pipelineId: string, runId: string) {

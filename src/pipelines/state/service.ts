@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
+import type { Tx } from '../../core/db/handles.js';
 import { Invalid, NotFound } from '../../core/errors.js';
 import { isoAfterSeconds, nowIso } from '../../core/time.js';
 import type { StateEntryType } from '../stages/contract.js';
@@ -68,6 +69,11 @@ export class StateService {
   }
 
   async put(runId: string, key: string, input: PutStateInput, createdBy: string) {
+    return this.db.transaction().execute((trx) => this.putInside(trx, runId, key, input, createdBy));
+  }
+
+  /** `put` inside the caller's transaction (a run's creation, an approval's reply). */
+  async putInside(trx: Tx, runId: string, key: string, input: PutStateInput, createdBy: string) {
     validateKey(key);
     const ttl = input.ttl_seconds ?? DEFAULT_TTL_SECONDS;
     if (!Number.isInteger(ttl) || ttl < 1) throw new Invalid('body.ttl_seconds', 'must be a positive integer');
@@ -91,17 +97,15 @@ export class StateService {
       updated_at: now.toISOString(),
       expires_at: isoAfterSeconds(ttl, now),
     };
-    await this.db.transaction().execute(async (trx) => {
-      // Serializes writers of one run so two concurrent puts cannot both pass the limits.
-      await this.dialect.lockRowForUpdate(trx, 'pipeline_runs', runId);
-      await store.purgeExpired(trx, row.created_at, runId);
-      const existing = await trx.selectFrom('pipeline_run_state').select('created_at').where('run_id', '=', runId).where('key', '=', key).executeTakeFirst();
-      if (existing) row.created_at = existing.created_at;
-      const usage = await store.usage(trx, runId, key);
-      if (usage.entries + 1 > MAX_ENTRIES_PER_RUN) throw new Invalid('key', `would exceed ${MAX_ENTRIES_PER_RUN} state entries for this run`);
-      if (usage.bytes + sizeBytes > MAX_TOTAL_BYTES_PER_RUN) throw new Invalid('body.value', `would exceed ${MAX_TOTAL_BYTES_PER_RUN} bytes (10 MB) of state for this run`);
-      await store.upsertEntry(trx, row);
-    });
+    // Serializes writers of one run so two concurrent puts cannot both pass the limits.
+    await this.dialect.lockRowForUpdate(trx, 'pipeline_runs', runId);
+    await store.purgeExpired(trx, row.created_at, runId);
+    const existing = await trx.selectFrom('pipeline_run_state').select('created_at').where('run_id', '=', runId).where('key', '=', key).executeTakeFirst();
+    if (existing) row.created_at = existing.created_at;
+    const usage = await store.usage(trx, runId, key);
+    if (usage.entries + 1 > MAX_ENTRIES_PER_RUN) throw new Invalid('key', `would exceed ${MAX_ENTRIES_PER_RUN} state entries for this run`);
+    if (usage.bytes + sizeBytes > MAX_TOTAL_BYTES_PER_RUN) throw new Invalid('body.value', `would exceed ${MAX_TOTAL_BYTES_PER_RUN} bytes (10 MB) of state for this run`);
+    await store.upsertEntry(trx, row);
     return stateEntryView(row);
   }
 
