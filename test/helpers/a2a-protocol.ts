@@ -25,7 +25,8 @@ export async function v1Client(endpoint: string, key: string | null, binding: Bi
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     }),
   );
-  return factory.createFromUrl(endpoint);
+  // The card is at <endpoint>/.well-known/agent-card.json (resolved relative to the URL, hence the slash).
+  return factory.createFromUrl(`${endpoint}/`);
 }
 
 /** The v0.3 JSON-RPC transport (v0.3 method names on the wire). */

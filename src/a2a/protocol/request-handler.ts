@@ -21,7 +21,7 @@ import type {
 import { TaskState } from '@a2a-js/sdk';
 import { ExtendedAgentCardNotConfiguredError, RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import type { AgentDirectory, AgentRecord, TaskService, TaskView } from '../contract.js';
+import { TERMINAL_TASK_STATUSES, type AgentDirectory, type AgentRecord, type TaskService, type TaskView } from '../contract.js';
 import type { TaskSignals } from '../task-signals.js';
 import { protocolError } from './errors.js';
 import { fromA2aParts, inputFor, skillFor, statusOf, toA2aArtifact, toA2aTask } from './mapping.js';
@@ -111,7 +111,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     // Without Last-Event-ID a subscriber gets the task as it is now and what happens from now on.
     const after = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : await this.call(() => lastSequence(this.deps.tasks, this.accountId, task.id));
     yield { payload: { $case: 'task', value: await this.a2aTask(task.id) } };
-    if (endsStream(task.status) && !(Number.isInteger(lastEventId) && lastEventId >= 0)) return;
+    // An ended task has nothing more to say; one waiting for input is followed until it is answered and moves on.
+    if (TERMINAL_TASK_STATUSES.includes(task.status) && !(Number.isInteger(lastEventId) && lastEventId >= 0)) return;
     yield* this.follow(task, after, context);
   }
 

@@ -23,7 +23,8 @@ export async function sendSse<T>(
   }
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+  const { 'content-type': _json, ...kept } = reply.getHeaders() as Record<string, string>;
+  raw.writeHead(200, { ...kept, ...SSE_HEADERS });
   raw.flushHeaders();
   try {
     if (!first.done) raw.write(formatSSEEvent(encode(first.value)));

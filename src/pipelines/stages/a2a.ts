@@ -81,9 +81,11 @@ function clientFactory(policy: OutboundPolicy, bearerToken: string | null): Clie
   );
 }
 
-/** `agent_url` is the agent's base URL (card at /.well-known/agent-card.json) or the card's own URL. */
+/** `agent_url` is the agent's URL (its card at `<agent_url>/.well-known/agent-card.json`, as for a Paddock agent's `<base>/a2a/<id>`) or the card's own URL. */
 async function connect(factory: ClientFactory, agentUrl: string): Promise<Client> {
-  return new URL(agentUrl).pathname.endsWith('.json') ? factory.createFromUrl(agentUrl, '') : factory.createFromUrl(agentUrl);
+  if (new URL(agentUrl).pathname.endsWith('.json')) return factory.createFromUrl(agentUrl, '');
+  // The card path is resolved relative to the URL: without the slash its last segment would be dropped.
+  return factory.createFromUrl(agentUrl.endsWith('/') ? agentUrl : `${agentUrl}/`);
 }
 
 function userMessage(config: A2aStageConfig, context: StageContext): Message {
