@@ -80,7 +80,7 @@ describe.each(BACKENDS)('A2A push notifications on %s', (backend) => {
     await expect(client.getTaskPushNotificationConfig({ tenant: '', taskId: waiting.id, id: config.id })).rejects.toThrow(/not found/);
   });
 
-  it('takes a config inside SendMessage and pushes from the first change on', async () => {
+  it('takes a config inside SendMessage: the task as it is once stored, then every change', async () => {
     const client = await v1Client(`${t.url}/a2a/${agent.id}`, key, 'HTTP+JSON');
     const request = sendRequest(textMessage('start'));
     request.configuration = { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: `${receiver.url}/inline`, token: 'inline-token', authentication: undefined } };

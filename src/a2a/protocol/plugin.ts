@@ -10,7 +10,7 @@ import type { AgentDirectory, TaskChangePublisher, TaskService } from '../contra
 import { agentEndpointUrl, publicBase } from '../public-base.js';
 import type { TaskSignals } from '../task-signals.js';
 import { PushConfigStore } from './push-configs.js';
-import { PUSH_NOTIFICATION_KIND, pushNotificationDelivery, pushNotificationPublisher } from './push-delivery.js';
+import { PUSH_NOTIFICATION_KIND, pushNotificationDelivery, pushNotificationPublisher, queuePushes } from './push-delivery.js';
 import { a2aProtocolRoutes } from './routes.js';
 
 export interface A2aProtocolOptions {
@@ -33,6 +33,10 @@ export async function registerA2aProtocol(app: FastifyInstance, options: A2aProt
       agents: options.agents,
       signals: options.signals,
       pushConfigs,
+      pushNow: async (accountId, task, config) => {
+        await queuePushes(options.outbox, options.storage.db, accountId, task, [config]);
+        options.outbox.wake();
+      },
       authenticate: options.authenticate,
       endpointOf: (request, agentId) => agentEndpointUrl(publicBase(options.config.publicUrl, request), agentId),
     }),

@@ -5,13 +5,13 @@
 // the SSRF guard at each attempt and the delivery log are the outbox's.
 import { StreamResponse } from '@a2a-js/sdk';
 import { V1PushNotificationSerializer } from '@a2a-js/sdk/server';
-import type { Tx } from '../../core/db/handles.js';
+import type { Db, Tx } from '../../core/db/handles.js';
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
 import { postJsonDelivery } from '../../core/outbox/http-delivery.js';
 import type { DeliveryHandler, Outbox } from '../../core/outbox/outbox.js';
-import type { TaskChange, TaskChangePublisher } from '../contract.js';
+import type { TaskChange, TaskChangePublisher, TaskView } from '../contract.js';
 import { toA2aTask } from './mapping.js';
-import type { PushConfigStore } from './push-configs.js';
+import type { PushConfigStore, StoredPushConfig } from './push-configs.js';
 
 export const PUSH_NOTIFICATION_KIND = 'a2a.push_notification';
 export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
@@ -23,18 +23,23 @@ interface PushPayload {
   authentication: { scheme: string; credentials: string } | null;
 }
 
+const serializer = new V1PushNotificationSerializer();
+
+/** Queues the task as it is now for each config, in `db` (the caller's transaction when there is one). */
+export async function queuePushes(outbox: Outbox, db: Db | Tx, accountId: string, view: TaskView, targets: StoredPushConfig[]): Promise<void> {
+  if (!targets.length) return;
+  const task = toA2aTask(view);
+  const { body } = serializer.serialize({ payload: { $case: 'task', value: task } } satisfies StreamResponse, task);
+  for (const config of targets) {
+    const payload: PushPayload = { body, token: config.token, authentication: config.authentication };
+    await outbox.enqueue(db, { kind: PUSH_NOTIFICATION_KIND, accountId, sourceId: view.id, target: config.url, payload });
+  }
+}
+
 export function pushNotificationPublisher(configs: PushConfigStore, outbox: Outbox): TaskChangePublisher {
-  const serializer = new V1PushNotificationSerializer();
   return {
     async publish(trx: Tx, change: TaskChange): Promise<void> {
-      const targets = await configs.list(change.accountId, change.task.id, trx);
-      if (!targets.length) return;
-      const task = toA2aTask(change.task);
-      const { body } = serializer.serialize({ payload: { $case: 'task', value: task } } satisfies StreamResponse, task);
-      for (const config of targets) {
-        const payload: PushPayload = { body, token: config.token, authentication: config.authentication };
-        await outbox.enqueue(trx, { kind: PUSH_NOTIFICATION_KIND, accountId: change.accountId, sourceId: change.task.id, target: config.url, payload });
-      }
+      await queuePushes(outbox, trx, change.accountId, change.task, await configs.list(change.accountId, change.task.id, trx));
     },
   };
 }

@@ -25,7 +25,7 @@ import { TERMINAL_TASK_STATUSES, type AgentDirectory, type AgentRecord, type Tas
 import type { TaskSignals } from '../task-signals.js';
 import { protocolError } from './errors.js';
 import { fromA2aParts, inputFor, skillFor, statusOf, toA2aArtifact, toA2aTask } from './mapping.js';
-import type { PushConfigStore } from './push-configs.js';
+import type { PushConfigStore, StoredPushConfig } from './push-configs.js';
 import { toA2aConfig } from './push-configs.js';
 import { endsStream, followTask, lastSequence } from './task-follow.js';
 
@@ -42,6 +42,8 @@ export interface ProtocolDeps {
   agents: AgentDirectory;
   signals: TaskSignals;
   pushConfigs: PushConfigStore;
+  /** Queues one push notification of the task as it is now to `config`. */
+  pushNow(accountId: string, task: TaskView, config: StoredPushConfig): Promise<void>;
 }
 
 export class AgentRequestHandler implements A2ARequestHandler {
@@ -155,7 +157,13 @@ export class AgentRequestHandler implements A2ARequestHandler {
       task = await this.call(() => this.deps.tasks.create(this.accountId, this.agent.id, { skill_id: skillId, input, context_id: message.contextId || undefined }));
     }
     const push = params.configuration?.taskPushNotificationConfig;
-    if (push?.url) await this.deps.pushConfigs.create(this.accountId, task.id, { ...push, taskId: task.id });
+    if (push?.url) {
+      // Stored just after the task was created (or answered), so its first push is the task as it is
+      // then: the changes made in between are not lost. Later changes are pushed as they happen.
+      const config = await this.deps.pushConfigs.create(this.accountId, task.id, { ...push, taskId: task.id });
+      task = await this.call(() => this.deps.tasks.get(this.accountId, task.id));
+      await this.deps.pushNow(this.accountId, task, config);
+    }
     return task;
   }
 
