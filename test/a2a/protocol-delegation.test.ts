@@ -54,7 +54,7 @@ describe('A2A delegation within one Paddock (runc)', () => {
   }, 120_000);
 
   it("lets a pipeline's a2a stage delegate by the card's url, authenticated with an account secret", async () => {
-    expect((await t.request('PUT', '/v1/secrets/PADDOCK_AGENT_KEY', { token: key, body: { value: key } })).status).toBe(200);
+    expect((await t.request('PUT', '/v1/secrets/PADDOCK_AGENT_KEY', { token: key, body: { value: key } })).status).toBe(201);
     const caller = await createPipeline(t.url, key, {
       stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'hello from a stage', auth_secret: 'PADDOCK_AGENT_KEY' } }],
     });
@@ -79,7 +79,7 @@ describe('A2A delegation within one Paddock (runc)', () => {
     const anonymous = await createPipeline(t.url, key, { stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x' } }] });
     const refused = await waitForRun(t, key, anonymous.id, (await startRun(t, key, anonymous.id)).id);
     expect(stageOf(refused, 'delegate').status).toBe('failed');
-    expect(stageOf(refused, 'delegate').error).toMatch(/401/);
+    expect(stageOf(refused, 'delegate').error).toMatch(/failed to answer: missing API key/);
   }, 120_000);
 
   it('refuses an auth_secret that is not a secret name when the pipeline is saved', async () => {
