@@ -55,7 +55,7 @@ import { responseSealer } from './secrets/response-sealer.js';
 import { secretRoutes } from './secrets/routes.js';
 import { SecretService } from './secrets/service.js';
 import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
-import { registerA2a, type A2aFeature } from './a2a/plugin.js';
+import { createA2aCore, registerA2a, type A2aFeature } from './a2a/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -226,6 +226,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     costOfSandboxes: async (ids) => [...(await spend.of(ids)).values()].reduce((total, one) => total + one.totalUsd, 0),
   });
 
+  // Tasks follow their runs from inside pipelines' transitions: the follower exists before pipelines.
+  const a2aCore = createA2aCore();
   // Registered after sandboxes so that closing the app stops the stage worker (and destroys its
   // stage sandboxes) before the sandbox service settles.
   const pipelines = await registerPipelines(app, {
@@ -245,6 +247,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
         secretValue: async (accountId, name) => (await secrets.values(accountId, [name], 'config.auth_secret'))[name],
       }),
     },
+    observers: [a2aCore.follower],
   });
 
   const a2a = await registerA2a(app, {
@@ -253,6 +256,9 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     pipelines: pipelines.pipelines,
     authenticate: (credential) => accounts.authenticate(credential),
     organizationOf: async (accountId) => (await accounts.getAccount(accountId)).name ?? '',
+    core: a2aCore,
+    pipelineRuns: pipelines,
+    limiters,
   });
 
   metrics.readFrom({

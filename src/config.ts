@@ -81,6 +81,8 @@ export interface Config {
   budgetCheckIntervalMs: number;
   /** How long a request repeating an Idempotency-Key waits for the first one's answer before a 409. */
   idempotencyWaitMs: number;
+  /** Longest wait between two checks of A2A task costs against their agent's max_cost_per_task (each run event also checks). */
+  a2aBudgetIntervalMs: number;
   pipelines: {
     /** Stage attempts one server process runs at the same time (parallel branches share it). */
     concurrency: number;
@@ -220,6 +222,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     },
     budgetCheckIntervalMs: integer('PADDOCK_BUDGET_CHECK_INTERVAL_MS', env.PADDOCK_BUDGET_CHECK_INTERVAL_MS, 1000, 10, 60_000),
     idempotencyWaitMs: integer('PADDOCK_IDEMPOTENCY_WAIT_MS', env.PADDOCK_IDEMPOTENCY_WAIT_MS, 10_000, 0, 60_000),
+    a2aBudgetIntervalMs: integer('PADDOCK_A2A_BUDGET_INTERVAL_MS', env.PADDOCK_A2A_BUDGET_INTERVAL_MS, 2000, 50, 300_000),
     pipelines: {
       concurrency: integer('PADDOCK_PIPELINE_CONCURRENCY', env.PADDOCK_PIPELINE_CONCURRENCY, 8, 1, 256),
       leaseSeconds: integer('PADDOCK_PIPELINE_LEASE_SECONDS', env.PADDOCK_PIPELINE_LEASE_SECONDS, 10, 2, 600),

@@ -5,7 +5,11 @@ import { ERROR_CODE_NAMES, type ErrorCode } from '../core/error-codes.js';
 export const A2aErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: Type.Unsafe<ErrorCode>({ type: 'string', enum: ERROR_CODE_NAMES, description: 'Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …' }),
+      code: Type.Unsafe<ErrorCode>({
+        type: 'string',
+        enum: ERROR_CODE_NAMES,
+        description: 'Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …',
+      }),
       message: Type.String({ description: 'What went wrong, naming the field or resource at fault.' }),
       details: Type.Object({}, { additionalProperties: true, description: '`field` names the field at fault when there is one; `errors` lists where an input misses its schema.' }),
     }),

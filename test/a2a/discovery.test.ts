@@ -36,7 +36,11 @@ describe.each(BACKENDS)('agent discovery on %s', (backend) => {
   const card = (agentId: string, token?: string) => t.request('GET', `/.well-known/agent/${agentId}.json`, { token });
 
   it('lists the cards of public, enabled agents only, with protocol_version and every card field', async () => {
-    const listed = await registerAgent(t.url, key, { public: true, description: 'Listed.', skills: [ECHO_SKILL, { id: 'two', name: 'Two', description: 'Second.', tags: ['a', 'b'], input_schema: {} }] });
+    const listed = await registerAgent(t.url, key, {
+      public: true,
+      description: 'Listed.',
+      skills: [ECHO_SKILL, { id: 'two', name: 'Two', description: 'Second.', tags: ['a', 'b'], input_schema: {} }],
+    });
     const other = await registerAgent(t.url, (await t.signup()).key, { public: true });
     const privateAgent = await registerAgent(t.url, key);
     const disabled = await registerAgent(t.url, key, { public: true });

@@ -74,7 +74,7 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expect(reply.body).toMatchObject({ description: '', template: null, public: false, enabled: true, max_cost_per_task: null, rate_limit_rpm: 60, version: 1 });
   });
 
-  it('lists the account\'s agents under `agents` with id, name, enabled, public and skills', async () => {
+  it("lists the account's agents under `agents` with id, name, enabled, public and skills", async () => {
     const other = (await t.signup()).key;
     const mine = await registerAgent(t.url, other, { public: true });
     const second = await registerAgent(t.url, other);
@@ -100,7 +100,18 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
       body: { name: `renamed-${agent.id}`, pipeline_id: otherPipeline.id, template: 'node', skills, public: true, rate_limit_rpm: 5, max_cost_per_task: null },
     });
     expect(more.status, more.text).toBe(200);
-    expect(more.body).toMatchObject({ name: `renamed-${agent.id}`, pipeline_id: otherPipeline.id, template: 'node', skills, public: true, rate_limit_rpm: 5, max_cost_per_task: null, version: 3, description: 'changed', enabled: false });
+    expect(more.body).toMatchObject({
+      name: `renamed-${agent.id}`,
+      pipeline_id: otherPipeline.id,
+      template: 'node',
+      skills,
+      public: true,
+      rate_limit_rpm: 5,
+      max_cost_per_task: null,
+      version: 3,
+      description: 'changed',
+      enabled: false,
+    });
     expect((await t.request('GET', `/v1/a2a/agents/${agent.id}`, { token: key })).body).toEqual(more.body);
   });
 
@@ -123,13 +134,18 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expect((await t.request('GET', `/v1/a2a/agents/${agent.id}`, { token: key })).body.enabled).toBe(true);
   });
 
-  it('refuses an input_schema that does not compile, naming it and the compiler\'s complaint', async () => {
+  it("refuses an input_schema that does not compile, naming it and the compiler's complaint", async () => {
     const reply = await register({ skills: [ECHO_SKILL, { id: 'bad', name: 'Bad', input_schema: { type: 'object', properties: { n: { type: 'no-such-type' } } } }] });
     expectError(reply, 400, 'invalid_field', 'body.skills[1].input_schema');
     expect(reply.body.error.message).toMatch(/not a valid JSON Schema: .*type/);
     const unresolved = await register({ skills: [{ id: 'ref', name: 'Ref', input_schema: { $ref: 'https://example.com/schema.json' } }] });
     expectError(unresolved, 400, 'invalid_field', 'body.skills[0].input_schema');
-    expectError(await t.request('PUT', `/v1/a2a/agents/${(await registerAgent(t.url, key)).id}`, { token: key, body: { skills: [{ id: 'x', name: 'X', input_schema: { minimum: 'one' } }] } }), 400, 'invalid_field', 'body.skills[0].input_schema');
+    expectError(
+      await t.request('PUT', `/v1/a2a/agents/${(await registerAgent(t.url, key)).id}`, { token: key, body: { skills: [{ id: 'x', name: 'X', input_schema: { minimum: 'one' } }] } }),
+      400,
+      'invalid_field',
+      'body.skills[0].input_schema',
+    );
   });
 
   it('refuses an input_schema over 64 KiB', async () => {

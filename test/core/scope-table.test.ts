@@ -16,7 +16,7 @@ interface Operation {
   doc: { security?: unknown[]; 'x-paddock-scopes'?: string[]; 'x-paddock-confidential'?: boolean };
 }
 
-const OPEN = [/^\/signup$/, /^\/login$/, /^\/healthz$/, /^\/readyz$/, /^\/openapi\.json$/, /^\/v1\/snapshot-downloads\/\{id\}$/, /^\/docs/];
+const OPEN = [/^\/signup$/, /^\/login$/, /^\/healthz$/, /^\/readyz$/, /^\/openapi\.json$/, /^\/v1\/snapshot-downloads\/\{id\}$/, /^\/docs/, /^\/\.well-known\/agent/];
 
 /** README "Scopes": `sandbox` reaches sandbox, port, file, exec, terminal and snapshot endpoints; `read` only GET on sandboxes (not their snapshots) and sessions; everything else (webhook endpoints among them: their secret is a credential) is `full` only. */
 function expectedScopes(method: string, path: string): Scope[] | 'open' {
@@ -51,7 +51,13 @@ const CONFIDENTIAL = new Set([
   'GET /v1/sessions/{id}/replay/summary',
 ]);
 
-const isScopeDenial = (reply: Reply) => reply.status === 403 && /-scope key/.test(String(reply.body?.error)) && (reply.body?.code ?? 'scope_denied') === 'scope_denied';
+// Agent-delegation routes answer `{error: {code, message, details}}`, the others `{error, code}`.
+const isScopeDenial = (reply: Reply) => {
+  const coded = typeof reply.body?.error === 'object' && reply.body.error !== null;
+  const message = coded ? reply.body.error.message : reply.body?.error;
+  const code = coded ? reply.body.error.code : (reply.body?.code ?? 'scope_denied');
+  return reply.status === 403 && /-scope key/.test(String(message)) && code === 'scope_denied';
+};
 
 describe('the scope table over every route in /openapi.json (sqlite, runc)', () => {
   let t: TestApp;

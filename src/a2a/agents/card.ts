@@ -12,7 +12,7 @@ export const AgentCard = Type.Object(
     name: Type.String(),
     description: Type.String(),
     url: Type.String({ description: "The agent's A2A endpoint (JSON-RPC; its A2A card at `<url>/.well-known/agent-card.json`)." }),
-    version: Type.String({ description: "The registration's version: \"1\" on creation, one more for every change." }),
+    version: Type.String({ description: 'The registration\'s version: "1" on creation, one more for every change.' }),
     capabilities: Type.Object({ streaming: Type.Boolean(), push: Type.Boolean() }),
     input_modes: Type.Array(Type.String()),
     output_modes: Type.Array(Type.String()),

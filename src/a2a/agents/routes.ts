@@ -13,7 +13,7 @@ const access = { access: { kind: 'key', area: 'a2a' } } as const;
 const errors = a2aErrors(400, 401, 403, 404, 409, 429);
 
 const RULES =
-  "An agent is backed by a pipeline of this account: each task is one run of it, with `template` (when set) as the default template of its command stages. Skill ids are unique within the agent, names unique within the account (409 `already_exists`). Every error answers `{\"error\": {\"code\", \"message\", \"details\"}}`, `details.field` naming the field at fault. Only full-scope keys (a `sandbox` or `read` key gets 403 `scope_denied`).";
+  'An agent is backed by a pipeline of this account: each task is one run of it, with `template` (when set) as the default template of its command stages. Skill ids are unique within the agent, names unique within the account (409 `already_exists`). Every error answers `{"error": {"code", "message", "details"}}`, `details.field` naming the field at fault. Only full-scope keys (a `sandbox` or `read` key gets 403 `scope_denied`).';
 
 export function agentRoutes(agents: AgentService, publicUrl: string | null): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -77,7 +77,7 @@ export function agentRoutes(agents: AgentService, publicUrl: string | null): Fas
         tags: ['a2a'],
         summary: 'Delete an agent',
         description:
-          "Answers 204. The registration is gone at once: its card leaves discovery and new tasks are 404 `agent_not_found`. Tasks already created are not canceled: they run to their end (cancel them first to stop them) and stay readable under /v1/a2a/tasks.",
+          'Answers 204. The registration is gone at once: its card leaves discovery and new tasks are 404 `agent_not_found`. Tasks already created are not canceled: they run to their end (cancel them first to stop them) and stay readable under /v1/a2a/tasks.',
         params: AgentParams,
         response: { 204: Type.Null(), ...errors },
       },

@@ -36,7 +36,11 @@ const Enabled = Type.Boolean({ description: 'A disabled agent refuses tasks (403
 const MaxCost = Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: MAX_COST_PER_TASK_USD }), Type.Null()], {
   description: `USD, over 0 and at most ${MAX_COST_PER_TASK_USD}: a task whose run costs (compute + LLM) reach it is stopped with \`budget_exceeded\`. Null (the default): no limit.`,
 });
-const RateLimit = Type.Integer({ minimum: 1, maximum: MAX_RATE_LIMIT_RPM, description: `Tasks this agent accepts per minute (1-${MAX_RATE_LIMIT_RPM}, default ${DEFAULT_RATE_LIMIT_RPM}); more answer 429 \`rate_limited\`.` });
+const RateLimit = Type.Integer({
+  minimum: 1,
+  maximum: MAX_RATE_LIMIT_RPM,
+  description: `Tasks this agent accepts per minute (1-${MAX_RATE_LIMIT_RPM}, default ${DEFAULT_RATE_LIMIT_RPM}); more answer 429 \`rate_limited\`.`,
+});
 
 export const AgentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 

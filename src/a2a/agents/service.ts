@@ -186,7 +186,8 @@ export class AgentService implements AgentDirectory {
       }
       throw error;
     }
-    if (pipeline.status === 'archived') throw new HttpError(409, `body.pipeline_id names an archived pipeline (${pipelineId}): an agent needs an active one`, 'conflict', { field: 'body.pipeline_id' });
+    if (pipeline.status === 'archived')
+      throw new HttpError(409, `body.pipeline_id names an archived pipeline (${pipelineId}): an agent needs an active one`, 'conflict', { field: 'body.pipeline_id' });
   }
 
   private nameTaken(error: unknown, name: string): unknown {

@@ -50,7 +50,7 @@ export class TaskFollower implements RunObserver {
         const message = typeof event.data.message === 'string' && event.data.message ? event.data.message : `stage ${event.stage} is waiting for input`;
         const parts = [{ type: 'text' as const, text: message }];
         await store.insertMessage(trx, { id: newId('msg'), task_id: task.id, role: 'agent', parts: JSON.stringify(parts), created_at: event.at });
-        return { status: { status: 'input_needed', message }, events: [{ kind: 'message', data: { role: 'agent', parts } }] };
+        return { changes: { progress: JSON.stringify(progressOf(event)) }, status: { status: 'input_needed', message }, events: [{ kind: 'message', data: { role: 'agent', parts } }] };
       }
       case 'pipeline.stage.approved':
       case 'pipeline.stage.approval_auto_decided':
@@ -100,7 +100,7 @@ export class TaskFollower implements RunObserver {
 
 function progressOf(event: ObservedRunEvent): TaskProgress {
   const { total, finished, current } = event.stages;
-  const verb = event.type.endsWith('started') ? 'started' : 'completed';
+  const verb = event.type.endsWith('started') ? 'started' : event.type.endsWith('paused_approval') ? 'is waiting for input' : 'completed';
   return {
     percentage: total === 0 ? 100 : Math.floor((finished / total) * 100),
     current_step: current[0] ?? event.stage,

@@ -27,7 +27,10 @@ export interface TaskRuns {
     input: { trigger: string; env: Record<string, string> },
     extras: { template: string | null; initialState: { key: string; value: unknown; type: 'json' }[]; inside: (trx: Tx, run: { id: string; session_id: string | null }) => Promise<void> },
   ): Promise<unknown>;
-  answer(runId: string, answer: { decision: 'approve' | 'reject'; by: string; comment: string | null; state: { key: string; value: unknown; type: 'json' }[]; inside: (trx: Tx) => Promise<void> }): Promise<void>;
+  answer(
+    runId: string,
+    answer: { decision: 'approve' | 'reject'; by: string; comment: string | null; state: { key: string; value: unknown; type: 'json' }[]; inside: (trx: Tx) => Promise<void> },
+  ): Promise<void>;
   putState(runId: string, entry: { key: string; value: unknown; type: 'json' }, by: string): Promise<void>;
   stop(runId: string, reason: string): Promise<boolean>;
   stateEntry(runId: string, key: string): Promise<{ value: string; type: string; mime_type: string | null } | null>;
@@ -133,7 +136,17 @@ export class Tasks implements TaskService {
       this.db,
       rows.map((row) => row.id),
     );
-    return { tasks: rows.map((row) => taskView(row, artifacts.filter((artifact) => artifact.task_id === row.id))), total, limit: filter.limit, offset: filter.offset };
+    return {
+      tasks: rows.map((row) =>
+        taskView(
+          row,
+          artifacts.filter((artifact) => artifact.task_id === row.id),
+        ),
+      ),
+      total,
+      limit: filter.limit,
+      offset: filter.offset,
+    };
   }
 
   async sendMessage(accountId: string, taskId: string, parts: Part[]): Promise<MessageView> {

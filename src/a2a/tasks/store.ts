@@ -65,7 +65,10 @@ export async function appendEvent(db: Db, taskId: string, kind: TaskEventKind, d
     .where('id', '=', taskId)
     .returning('event_count')
     .executeTakeFirstOrThrow();
-  await db.insertInto('a2a_task_events').values({ task_id: taskId, sequence: bumped.event_count, kind, data: JSON.stringify(data), created_at: at }).execute();
+  await db
+    .insertInto('a2a_task_events')
+    .values({ task_id: taskId, sequence: bumped.event_count, kind, data: JSON.stringify(data), created_at: at })
+    .execute();
   return bumped.event_count;
 }
 
