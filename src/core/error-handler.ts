@@ -15,8 +15,13 @@ export function errorBody(code: ErrorCode, message: string, details: Record<stri
   return { error: message, code, ...(typeof details.field === 'string' ? { field: details.field } : {}) };
 }
 
+/** The error body the path answers with: coded on agent-delegation paths, the general one elsewhere. */
+export function errorBodyFor(url: string, code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  return usesCodedErrors(url) ? { error: { code, message, details } } : errorBody(code, message, details);
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
-  const body = usesCodedErrors(request.url) ? { error: { code, message, details } } : errorBody(code, message, details);
+  const body = errorBodyFor(request.url, code, message, details);
   // Serialized here rather than by the route's response schema, so no route's schema can drop the code.
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }

@@ -4,7 +4,7 @@
 // from the catalogue. Each closes the connection: what follows a broken head cannot be trusted.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody } from './error-handler.js';
+import { errorBodyFor } from './error-handler.js';
 import type { ErrorCode } from './error-codes.js';
 
 interface Refusal {
@@ -12,11 +12,13 @@ interface Refusal {
   code: ErrorCode;
   message: string;
   headers?: Record<string, string>;
+  /** The request target as far as it could be read: agent-delegation paths get their own error body. */
+  target?: string;
 }
 
 /** A complete HTTP/1.1 response for a socket no ServerResponse is attached to. */
-export function rawErrorResponse({ status, code, message, headers = {} }: Refusal): string {
-  const body = JSON.stringify(errorBody(code, message));
+export function rawErrorResponse({ status, code, message, headers = {}, target = '' }: Refusal): string {
+  const body = JSON.stringify(errorBodyFor(target, code, message));
   const extra = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
@@ -24,6 +26,8 @@ export function rawErrorResponse({ status, code, message, headers = {} }: Refusa
 }
 
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) [\x21-\x7e]+ HTTP\/1\.[01]\r?\n/;
+/** The target of a request line too broken for Node's parser (it may hold any byte but space and line ends). */
+const ROUGH_TARGET = /^\S+ ([^ \r\n]+)/;
 
 type ClientError = Error & { code?: string; rawPacket?: Buffer };
 
@@ -51,7 +55,8 @@ function answerClientError(error: ClientError, socket: Duplex, allowedMethods: (
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // Not in the middle of an answer to an earlier request on this connection: bytes would be mixed into it.
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && !answering?.headersSent) socket.write(rawErrorResponse(clientErrorRefusal(error, allowedMethods)));
+  const target = ROUGH_TARGET.exec(error.rawPacket?.toString('latin1') ?? '')?.[1];
+  if (socket.writable && !answering?.headersSent) socket.write(rawErrorResponse({ ...clientErrorRefusal(error, allowedMethods), target }));
   socket.destroy();
 }
 
@@ -92,7 +97,7 @@ export function guardServer(server: Server, allowedMethods: () => string, closin
     if (!refusal) for (const listener of onRequest) listener.call(server, request, response);
     else {
       response.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
-      response.end(JSON.stringify(errorBody(refusal.code, refusal.message)));
+      response.end(JSON.stringify(errorBodyFor(request.url ?? '', refusal.code, refusal.message)));
     }
   });
   // Without an 'upgrade' listener Node serves upgrade requests as plain requests (above).
@@ -101,7 +106,7 @@ export function guardServer(server: Server, allowedMethods: () => string, closin
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const refusal = hostRefusal(request);
       if (!refusal) for (const listener of onUpgrade) listener.call(server, request, socket, head);
-      else socket.end(rawErrorResponse(refusal));
+      else socket.end(rawErrorResponse({ ...refusal, target: request.url }));
     });
   }
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {

@@ -1,5 +1,6 @@
 // The agent registry through the real HTTP API, on every backend: registration round trip, list,
 // change, delete, and every refusal answered with the agent-delegation error body and the spec's codes.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -38,7 +39,7 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
       name: 'summarizer',
       description: 'Summarizes text.',
       pipeline_id: pipeline.id,
-      template: 'python',
+      template: 'python-312',
       skills: [ECHO_SKILL, { id: 'sum', name: 'Sum', input_schema: { type: 'object' } }],
       public: true,
       max_cost_per_task: 0.5,
@@ -50,7 +51,7 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
       name: 'summarizer',
       description: 'Summarizes text.',
       pipeline_id: pipeline.id,
-      template: 'python',
+      template: 'python-312',
       skills: [ECHO_SKILL, { id: 'sum', name: 'Sum', description: '', tags: [], input_schema: { type: 'object' } }],
       public: true,
       enabled: true,
@@ -97,13 +98,13 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     const skills = [{ id: 'other', name: 'Other', description: 'd', tags: ['x'], input_schema: { type: 'object', properties: { n: { type: 'integer' } } } }];
     const more = await t.request('PUT', `/v1/a2a/agents/${agent.id}`, {
       token: key,
-      body: { name: `renamed-${agent.id}`, pipeline_id: otherPipeline.id, template: 'node', skills, public: true, rate_limit_rpm: 5, max_cost_per_task: null },
+      body: { name: `renamed-${agent.id}`, pipeline_id: otherPipeline.id, template: 'node-22', skills, public: true, rate_limit_rpm: 5, max_cost_per_task: null },
     });
     expect(more.status, more.text).toBe(200);
     expect(more.body).toMatchObject({
       name: `renamed-${agent.id}`,
       pipeline_id: otherPipeline.id,
-      template: 'node',
+      template: 'node-22',
       skills,
       public: true,
       rate_limit_rpm: 5,
@@ -148,6 +149,37 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     );
   });
 
+  it('reads schemas as draft 2020-12, or draft-07 when their $schema says so; another $schema is a 400', async () => {
+    const draft07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      definitions: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
+      properties: { pair: { $ref: '#/definitions/pair' } },
+    };
+    const draft2020 = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false } },
+      properties: { pair: { $ref: '#/$defs/pair' } },
+    };
+    const registered = await registerAgent(t.url, key, {
+      skills: [
+        { id: 'old', name: 'Old', input_schema: draft07 },
+        { id: 'new', name: 'New', input_schema: draft2020 },
+      ],
+    });
+    const directory = t.services.a2a.agents;
+    const agent = await directory.get(registered.account_id, registered.id);
+    for (const skill of ['old', 'new']) {
+      expect(() => directory.validateInput(agent, skill, { pair: ['a', 1] })).not.toThrow();
+      expect(() => directory.validateInput(agent, skill, { pair: ['a', 1, 2] })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+      expect(() => directory.validateInput(agent, skill, { pair: [1, 'a'] })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+    }
+    const unknown = await register({ skills: [{ id: 'x', name: 'X', input_schema: { $schema: 'http://json-schema.org/draft-03/schema#', type: 'object' } }] });
+    expectError(unknown, 400, 'invalid_field', 'body.skills[0].input_schema');
+    expect(unknown.body.error.message).toContain('draft-03');
+  });
+
   it('refuses an input_schema over 64 KiB', async () => {
     const huge = { type: 'object', description: 'x'.repeat(70 * 1024) };
     expectError(await register({ skills: [{ id: 'big', name: 'Big', input_schema: huge }] }), 400, 'invalid_field', 'body.skills[0].input_schema');
@@ -170,9 +202,11 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expectError(await register({ rate_limit_rpm: 1.5 }), 400, 'invalid_field', 'body.rate_limit_rpm');
     expectError(await register({ enabled: false }), 400, 'invalid_field', 'body.enabled');
     expectError(await register({ name: '' }), 400, 'invalid_field', 'body.name');
+    expectError(await register({ template: 'cobol-85' }), 400, 'invalid_field', 'body.template');
     expectError(await t.request('POST', '/v1/a2a/agents', { token: key, body: { name: 'x', skills: [ECHO_SKILL] } }), 400, 'invalid_field', 'body.pipeline_id');
     const agent = await registerAgent(t.url, key);
     expectError(await t.request('PUT', `/v1/a2a/agents/${agent.id}`, { token: key, body: {} }), 400, 'invalid_field', 'body');
+    expectError(await t.request('PUT', `/v1/a2a/agents/${agent.id}`, { token: key, body: { template: 'cobol-85' } }), 400, 'invalid_field', 'body.template');
     expectError(await t.request('PUT', `/v1/a2a/agents/${agent.id}`, { token: key, body: { version: 7 } }), 400, 'invalid_field', 'body.version');
     expectError(await t.request('PUT', `/v1/a2a/agents/${agent.id}`, { token: key, body: { max_cost_per_task: 0 } }), 400, 'invalid_field', 'body.max_cost_per_task');
   });
@@ -237,5 +271,41 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expect(() => directory.validateInput(changed, 'echo', { query: 3 })).not.toThrow();
     expect(() => directory.validateInput(agent, 'echo', { query: 3 })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
     await expect(directory.get(registered.account_id, 'agt_nothing')).rejects.toMatchObject({ statusCode: 404, code: 'agent_not_found' });
+  });
+});
+
+describe('agent-delegation error body for requests refused before routing', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function raw(head: string): Promise<{ status: number; body: any }> {
+    const { port } = new URL(t.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(Buffer.from(head, 'latin1')));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [statusLine] = answer.split('\r\n');
+    // The body may come chunked: the JSON object is the one brace-delimited part of it.
+    return { status: Number(statusLine.split(' ')[1]), body: JSON.parse(/\{.*\}/s.exec(answer.slice(answer.indexOf('\r\n\r\n') + 4))![0]) };
+  }
+
+  it('answers {error:{code,message,details}} to a malformed request line or several Host headers on /v1/a2a and /.well-known/agent', async () => {
+    const malformed = await raw('GET /v1/a2a/agents/\x7f\x01bad HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ error: { code: 'malformed_request', message: expect.any(String), details: {} } });
+    const twoHosts = await raw('GET /.well-known/agent.json HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n');
+    expect(twoHosts.status).toBe(400);
+    expect(twoHosts.body).toEqual({ error: { code: 'malformed_request', message: 'the request has more than one Host header', details: {} } });
+    // Elsewhere the general body stays.
+    expect((await raw('GET /v1/sandboxes/\x7f\x01bad HTTP/1.1\r\nHost: x\r\n\r\n')).body).toMatchObject({ error: expect.any(String), code: 'malformed_request' });
   });
 });

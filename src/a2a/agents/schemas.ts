@@ -24,7 +24,7 @@ const Skill = Type.Object(
       {},
       {
         additionalProperties: true,
-        description: `A JSON Schema (draft 2020-12 keywords as Ajv reads them; self-contained: remote \`$ref\`s are not fetched) that every task's \`input\` must match. Compiled at registration: one that does not compile is a 400 naming \`body.skills[i].input_schema\` with the compiler's complaint. At most ${MAX_INPUT_SCHEMA_BYTES / 1024} KiB as JSON.`,
+        description: `A JSON Schema: draft 2020-12, or draft-07 when its \`$schema\` says so (self-contained: remote \`$ref\`s are not fetched) that every task's \`input\` must match. Compiled at registration: one that does not compile is a 400 naming \`body.skills[i].input_schema\` with the compiler's complaint. At most ${MAX_INPUT_SCHEMA_BYTES / 1024} KiB as JSON.`,
       },
     ),
   },

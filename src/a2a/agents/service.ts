@@ -7,6 +7,7 @@ import type { Database } from '../../core/db/schema.js';
 import { Conflict, HttpError, Invalid, LimitExceeded } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
+import { findTemplate } from '../../runtime/templates/index.js';
 import type { AgentDirectory, AgentRecord, Skill } from '../contract.js';
 import { DEFAULT_RATE_LIMIT_RPM, MAX_AGENTS_PER_ACCOUNT, MAX_DISCOVERY_CARDS, MAX_INPUT_SCHEMA_BYTES } from './limits.js';
 import type { CreateAgentInput, UpdateAgentInput } from './schemas.js';
@@ -57,6 +58,10 @@ function checkedSkills(skills: SkillInput[]): Skill[] {
   });
 }
 
+function checkTemplate(template: string | null | undefined): void {
+  if (template && !findTemplate(template)) throw new Invalid('body.template', `names no template: "${template}" (see GET /v1/templates)`);
+}
+
 export class AgentService implements AgentDirectory {
   private readonly validators = new SkillValidators();
 
@@ -67,6 +72,7 @@ export class AgentService implements AgentDirectory {
 
   async create(accountId: string, input: CreateAgentInput): Promise<AgentRecord> {
     const skills = checkedSkills(input.skills);
+    checkTemplate(input.template);
     await this.checkPipeline(accountId, input.pipeline_id);
     const now = nowIso();
     const row: store.AgentRow = {
@@ -113,6 +119,7 @@ export class AgentService implements AgentDirectory {
       throw new Invalid('body', 'names nothing to change: send any of name, description, pipeline_id, template, skills, public, enabled, max_cost_per_task, rate_limit_rpm');
     }
     const skills = input.skills === undefined ? undefined : checkedSkills(input.skills);
+    checkTemplate(input.template);
     const current = await this.get(accountId, agentId);
     if (input.pipeline_id !== undefined) await this.checkPipeline(accountId, input.pipeline_id);
     const changes = {

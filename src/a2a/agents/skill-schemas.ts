@@ -1,10 +1,12 @@
 // Skills' input schemas: checked (compiled) when an agent is registered or changed, then compiled once
 // per agent version and kept, so validating a task's input costs one call of the compiled function.
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import AjvModule, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Skill } from '../contract.js';
 
 const Ajv = AjvModule.default ?? AjvModule;
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
 
 /** Compiled validators kept at most; the least recently compiled agent versions go first. */
@@ -12,10 +14,13 @@ const MAX_CACHED_AGENT_VERSIONS = 1000;
 
 // `addUsedSchema: false`: a schema's own `$id` must not clash with another agent's. Remote `$ref`s
 // are not fetched: a schema must be self-contained.
-const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, validateSchema: true });
-addFormats(ajv);
+const options: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: true };
+/** Draft 2020-12, the default; a schema whose `$schema` names draft-07 is read as draft-07. */
+const draft2020 = addFormats(new Ajv2020(options));
+const draft07 = addFormats(new Ajv(options));
 
 function compile(schema: Record<string, unknown>): ValidateFunction {
+  const ajv = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? draft07 : draft2020;
   try {
     return ajv.compile(schema);
   } finally {
