@@ -14,7 +14,6 @@ const runtimeTests = [
   'test/core/fuzz-routes.test.ts',
   'test/core/scope-table.test.ts',
   'test/secrets/secret-scopes.test.ts',
-  'test/a2a/protocol-delegation.test.ts',
 ];
 // On its second Node, scripts/test.sh narrows the runtime project to the files that reach into Node's
 // internals (space-separated paths), keeping the whole api project, in one run.

@@ -259,6 +259,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     core: a2aCore,
     pipelineRuns: pipelines,
     limiters,
+    outbox,
   });
 
   metrics.readFrom({

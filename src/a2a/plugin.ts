@@ -5,10 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
+import type { Outbox } from '../core/outbox/outbox.js';
 import type { LimiterFactory } from '../core/rate-limit.js';
 import type { PipelinesFeature } from '../pipelines/plugin.js';
 import { discoveryRoutes } from './agents/discovery-routes.js';
 import { agentRoutes } from './agents/routes.js';
+import { registerA2aProtocol } from './protocol/plugin.js';
 import { AgentService, type AgentPipelines } from './agents/service.js';
 import { TaskSignals } from './task-signals.js';
 import { TaskBudgets, type TaskCosts } from './tasks/budget.js';
@@ -58,6 +60,8 @@ export interface A2aOptions {
   /** The pipelines feature: runs (a task is one) and their cost. */
   pipelineRuns: PipelinesFeature;
   limiters: LimiterFactory;
+  /** Durable deliveries: A2A push notifications go through it. */
+  outbox: Outbox;
 }
 
 function taskRuns(pipelines: PipelinesFeature): TaskRuns & TaskCosts {
@@ -86,5 +90,8 @@ export async function registerA2a(app: FastifyInstance, options: A2aOptions): Pr
   await app.register(taskRoutes(tasks));
   app.addHook('onReady', async () => budgets.start());
   app.addHook('onClose', async () => budgets.stop());
+
+  const { config, storage, outbox, authenticate } = options;
+  core.publishers.add(await registerA2aProtocol(app, { config, storage, outbox, tasks, agents, signals: core.signals, authenticate }));
   return { agents, tasks, signals: core.signals, publishers: core.publishers };
 }

@@ -5,10 +5,10 @@
 // artifact, and a missing auth secret fails the stage naming it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState, type Task } from '@a2a-js/sdk';
-import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, registerAgent } from '../helpers/a2a.js';
-import { sendRequest, textMessage, v1Client } from '../helpers/a2a-protocol.js';
-import { startRun, stageOf, waitForRun } from '../helpers/pipelines.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { createPipeline, registerAgent } from '../../helpers/a2a.js';
+import { sendRequest, textMessage, v1Client } from '../../helpers/a2a-protocol.js';
+import { startRun, stageOf, waitForRun } from '../../helpers/pipelines.js';
 
 const SKILL = { id: 'shout', name: 'Shout', description: 'Upper-cases its text.', tags: [], input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } };
 
