@@ -5,10 +5,11 @@
 // Outside /v1, so failures are answered as the binding's errors, not Paddock's error body.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2a-js/sdk';
-import { A2AError, ContentTypeNotSupportedError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { A2AError, ContentTypeNotSupportedError, ERROR_INFO_TYPE, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
 import { defaultServerCallContextBuilder, JsonRpcTransportHandler, validateVersion, type ServerCallContext } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Principal } from '../../core/access.js';
+import { genericCodeFor } from '../../core/error-codes.js';
 import { Forbidden, HttpError, NotFound } from '../../core/errors.js';
 import type { AgentRecord } from '../contract.js';
 import { agentCard, agentCardJson, legacyAgentCardJson } from './agent-card.js';
@@ -35,6 +36,7 @@ declare module 'fastify' {
 const key = { kind: 'key', area: 'a2a' } as const;
 const LEGACY_VERSION = '0.3';
 const TAGS = ['a2a-protocol'];
+const PADDOCK_ERROR_DOMAIN = 'paddock';
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -62,12 +64,14 @@ function answerFailure(error: FastifyError | HttpError | Error, request: Fastify
   if (status === 401) reply.header('www-authenticate', 'Bearer realm="paddock"');
   if (status >= 500) request.log.error({ err: error }, 'unexpected failure');
   const message = status >= 500 ? 'internal server error' : error.message;
+  // Paddock's error code travels as the reason of an ErrorInfo detail, as A2A's own errors carry theirs.
+  const details = [{ '@type': ERROR_INFO_TYPE, reason: error instanceof HttpError ? error.code : genericCodeFor(status), domain: PADDOCK_ERROR_DOMAIN }];
   if (binding === 'jsonrpc') {
     // JSON-RPC has no code for "unauthenticated" or "rate limited": the HTTP status says it, the code is Invalid Request.
     const code = status === 415 ? -32005 : status >= 500 ? -32603 : -32600;
-    return send(status, { jsonrpc: '2.0', id: null, error: { code, message } });
+    return send(status, { jsonrpc: '2.0', id: null, error: { code, message, data: details } });
   }
-  return send(status, { error: { code: status, status: STATUS_NAMES[status] ?? 'UNKNOWN', message, details: [] } });
+  return send(status, { error: { code: status, status: STATUS_NAMES[status] ?? 'UNKNOWN', message, details } });
 }
 
 function bearer(request: FastifyRequest): string | null {
