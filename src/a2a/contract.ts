@@ -125,7 +125,7 @@ export interface TaskService {
   /** Throws task_not_found. */
   get(accountId: string, taskId: string): Promise<TaskView>;
   list(accountId: string, filter: TaskFilter): Promise<{ tasks: TaskView[]; total: number; limit: number; offset: number }>;
-  /** A user message: answers a task in `input_needed` (its run goes on); otherwise 409. */
+  /** A user message, written to run state `task_reply`: answers a task in `input_needed` (approves its waiting stage; a data part `{"decision":"reject"}` rejects it); to a pending or running task it is only stored; to an ended task 409. */
   sendMessage(accountId: string, taskId: string, parts: Part[]): Promise<MessageView>;
   messages(accountId: string, taskId: string): Promise<MessageView[]>;
   /** Moves the task (and stops its run) to `canceled` with `status_message` = reason; 409 when it already ended. */

@@ -193,6 +193,32 @@ describe.each(BACKENDS)('A2A tasks on %s', (backend) => {
     expect((await eventsOf(task.id)).filter((event) => event.kind === 'message').map((event) => event.data)).toEqual([{ role: 'user', parts: sent.body.parts }]);
   });
 
+  it('publishes every status change to each registered publisher inside its transaction, and wakes readers of the log after the commit', async () => {
+    const seen: { type: string; status: string; inTransaction: boolean; taskId: string }[] = [];
+    t.services.a2a.publishers.add({
+      async publish(trx, change) {
+        seen.push({ type: change.type, status: change.task.status, inTransaction: trx.isTransaction, taskId: change.task.id });
+      },
+    });
+    const agent = await approvalAgent();
+    const task = await createTask(agent.id);
+    await waitForStatus(task.id, 'input_needed');
+    const woken = t.services.a2a.signals.next(task.id, 10_000).then(() => Date.now());
+    const sentAt = Date.now();
+    expect((await t.request('POST', `/v1/a2a/tasks/${task.id}/messages`, { token: key, body: { parts: [{ type: 'text', text: 'go' }] } })).status).toBe(201);
+    expect((await woken) - sentAt).toBeLessThan(5_000);
+    await waitForStatus(task.id, 'completed');
+    const mine = seen.filter((change) => change.taskId === task.id);
+    expect(mine.map((change) => [change.type, change.status])).toEqual([
+      ['task.created', 'pending'],
+      ['task.running', 'running'],
+      ['task.input_needed', 'input_needed'],
+      ['task.running', 'running'],
+      ['task.completed', 'completed'],
+    ]);
+    expect(mine.every((change) => change.inTransaction)).toBe(true);
+  });
+
   it('lists tasks newest first with filters, total and paging', async () => {
     const other = await t.signup();
     const agent = await approvalAgent();
@@ -243,6 +269,12 @@ describe.each(BACKENDS)('A2A tasks on %s', (backend) => {
     const refused = await t.request('POST', `/v1/a2a/agents/${disabled.id}/tasks`, { token: key, body: { skill_id: 'echo', input: { query: 'q' } } });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('agent_disabled');
+    const archived = await approvalAgent();
+    expect((await t.request('DELETE', `/v1/pipelines/${archived.pipeline_id}`, { token: key })).status).toBe(204);
+    const gone = await t.request('POST', `/v1/a2a/agents/${archived.id}/tasks`, { token: key, body: { skill_id: 'echo', input: { query: 'q' } } });
+    expect(gone.status).toBe(409);
+    expect(gone.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('archived') });
+    expect((await t.request('GET', `/v1/a2a/tasks?agent_id=${archived.id}`, { token: key })).body.total).toBe(0);
   });
 
   it('refuses bad parts naming the part, and unknown tasks with task_not_found', async () => {

@@ -16,6 +16,7 @@ export interface TaskCosts {
 
 export class TaskBudgets {
   private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
   /** Checks in flight per task; a check asked for meanwhile runs once more after it. */
   private readonly running = new Map<string, { again: boolean }>();
   private readonly settling = new Set<Promise<void>>();
@@ -28,10 +29,12 @@ export class TaskBudgets {
   ) {}
 
   start(): void {
+    this.stopped = false;
     this.timer = setInterval(() => void this.sweep(), this.intervalMs);
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     while (this.settling.size) await Promise.allSettled([...this.settling]);
@@ -39,6 +42,8 @@ export class TaskBudgets {
 
   /** Checks the task soon (after a run event); never throws. */
   checkSoon(task: Pick<store.TaskRow, 'id' | 'run_id' | 'max_cost_usd' | 'account_id'>): void {
+    // Events of a server shutting down (stages handed back) come after the check stopped: the next server checks.
+    if (this.stopped) return;
     const current = this.running.get(task.id);
     if (current) {
       current.again = true;

@@ -5,11 +5,9 @@ import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database } from '../../core/db/schema.js';
 import { NO_PUBLISHER, type EventPublisher } from '../../core/events/published.js';
-import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import { parseDurationMs } from '../definition/duration.js';
 import { type PipelineDefinition, type StageDefinition, configOf } from '../definition/types.js';
-import type * as pipelineStore from '../store.js';
 import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
 import type { StageOutcome } from '../stages/contract.js';
@@ -19,13 +17,9 @@ import { inTransaction } from '../../core/db/after-commit.js';
 import { decideApproval, findOverdueApprovals, type Decision } from './approval-decisions.js';
 import { RunEffects, type RunSessions } from './run-effects.js';
 import type { RunObserver } from './run-observer.js';
+import { insertRun, type NewRun } from './run-creation.js';
 
-/** A state entry written with the run, in its creation transaction. */
-export interface InitialStateEntry {
-  key: string;
-  value: unknown;
-  type?: 'string' | 'json';
-}
+export type { InitialStateEntry, NewRun } from './run-creation.js';
 
 export type { RunSessions } from './run-effects.js';
 export type { Decision } from './approval-decisions.js';
@@ -65,59 +59,8 @@ export class Transitions {
    * Creates the run, its stage rows, its session, `initialState` entries and, when given, whatever
    * `inside` writes (another feature's row for the run), all in one transaction.
    */
-  async createRun(input: {
-    accountId: string;
-    pipeline: pipelineStore.PipelineRow;
-    trigger: string;
-    runInput: Record<string, unknown>;
-    initialState?: InitialStateEntry[];
-    inside?: (trx: Tx, run: store.RunRow) => Promise<void>;
-  }): Promise<store.RunRow> {
-    return inTransaction(this.db, async (trx) => {
-      const definition = await this.effects.definition(trx, input.pipeline.id, input.pipeline.version);
-      const now = nowIso();
-      const run: store.RunRow = {
-        id: newId('run'),
-        account_id: input.accountId,
-        pipeline_id: input.pipeline.id,
-        pipeline_name: input.pipeline.name,
-        version: input.pipeline.version,
-        status: 'pending',
-        trigger: input.trigger,
-        input: JSON.stringify(input.runInput),
-        error: null,
-        event_count: 0,
-        created_at: now,
-        started_at: null,
-        completed_at: null,
-        updated_at: now,
-        session_id: newId('ses'),
-      };
-      await trx.insertInto('pipeline_runs').values(run).execute();
-      await input.inside?.(trx, run);
-      for (const entry of input.initialState ?? []) await this.state.putInside(trx, run.id, entry.key, entry, 'api');
-      await this.sessions.openRunSession(trx, { accountId: run.account_id, runId: run.id, sessionId: run.session_id! }, now);
-      await trx
-        .insertInto('pipeline_run_stages')
-        .values(
-          definition.stages.map((stage, position) => ({
-            id: newId('rst'),
-            run_id: run.id,
-            position,
-            name: stage.name,
-            type: stage.type,
-            status: 'waiting',
-            attempt: 0,
-            failures: 0,
-            cost_usd: 0,
-            updated_at: now,
-          })),
-        )
-        .execute();
-      await this.effects.emit(trx, run, 'pipeline.run.created', null, { pipeline_id: run.pipeline_id, version: run.version, trigger: run.trigger }, now);
-      await this.effects.advance(trx, run);
-      return run;
-    });
+  createRun(input: NewRun): Promise<store.RunRow> {
+    return inTransaction(this.db, (trx) => insertRun(trx, this.effects, this.state, this.sessions, input));
   }
 
   /** What CEL sees for a run now (gates evaluate their expression with it). */
