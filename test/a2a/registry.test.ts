@@ -180,9 +180,17 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expect(unknown.body.error.message).toContain('draft-03');
   });
 
-  it('refuses an input_schema over 64 KiB', async () => {
+  it('refuses an input_schema over 64 KiB, or nested more than 64 levels deep (even thousands: a 400, never a 500)', async () => {
     const huge = { type: 'object', description: 'x'.repeat(70 * 1024) };
     expectError(await register({ skills: [{ id: 'big', name: 'Big', input_schema: huge }] }), 400, 'invalid_field', 'body.skills[0].input_schema');
+    const nested = (levels: number) => '{"items":'.repeat(levels) + '{"type":"string"}' + '}'.repeat(levels);
+    const raw = (levels: number) => `{"name":"deep-${levels}","pipeline_id":"${pipelineId}","skills":[{"id":"d","name":"D","input_schema":${nested(levels)}}]}`;
+    for (const levels of [64, 6000]) {
+      const reply = await t.request('POST', '/v1/a2a/agents', { token: key, raw: raw(levels), contentType: 'application/json' });
+      expectError(reply, 400, 'invalid_field', 'body.skills[0].input_schema');
+      expect(reply.body.error.message).toContain('64 levels');
+    }
+    expect((await t.request('POST', '/v1/a2a/agents', { token: key, raw: raw(62), contentType: 'application/json' })).status).toBe(201);
   });
 
   it('refuses repeated skill ids, no skills, too many skills and bad skill ids', async () => {
@@ -232,6 +240,16 @@ describe.each(BACKENDS)('agent registry on %s', (backend) => {
     expectError(await t.request('PUT', `/v1/a2a/agents/${second.id}`, { token: key, body: { name: 'taken' } }), 409, 'already_exists', 'body.name');
     expect((await t.request('PUT', `/v1/a2a/agents/${first.id}`, { token: key, body: { name: 'taken' } })).status).toBe(200);
     await registerAgent(t.url, (await t.signup()).key, { name: 'taken' });
+  });
+
+  it('refuses the 101st agent of an account with 403 quota_exceeded', async () => {
+    const owner = (await t.signup()).key;
+    const pipeline = (await createPipeline(t.url, owner)).id;
+    for (let i = 0; i < 100; i++) expect((await register({ name: `q${i}`, pipeline_id: pipeline }, owner)).status).toBe(201);
+    const refused = await register({ name: 'q100', pipeline_id: pipeline }, owner);
+    expectError(refused, 403, 'quota_exceeded');
+    expect(refused.body.error.message).toContain('100 agents');
+    expect((await t.request('GET', '/v1/a2a/agents', { token: owner })).body.agents).toHaveLength(100);
   });
 
   it('only full-scope keys reach the registry: sandbox and read keys get 403, no key 401', async () => {

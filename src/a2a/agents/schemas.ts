@@ -1,6 +1,6 @@
 // Request and response shapes of the agent registry: they validate input and document the API.
 import { Type, type Static } from '@sinclair/typebox';
-import { DEFAULT_RATE_LIMIT_RPM, MAX_COST_PER_TASK_USD, MAX_INPUT_SCHEMA_BYTES, MAX_RATE_LIMIT_RPM, MAX_SKILLS_PER_AGENT } from './limits.js';
+import { DEFAULT_RATE_LIMIT_RPM, MAX_COST_PER_TASK_USD, MAX_INPUT_SCHEMA_BYTES, MAX_INPUT_SCHEMA_DEPTH, MAX_RATE_LIMIT_RPM, MAX_SKILLS_PER_AGENT } from './limits.js';
 
 export const SKILL_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
 
@@ -24,7 +24,7 @@ const Skill = Type.Object(
       {},
       {
         additionalProperties: true,
-        description: `A JSON Schema: draft 2020-12, or draft-07 when its \`$schema\` says so (self-contained: remote \`$ref\`s are not fetched) that every task's \`input\` must match. Compiled at registration: one that does not compile is a 400 naming \`body.skills[i].input_schema\` with the compiler's complaint. At most ${MAX_INPUT_SCHEMA_BYTES / 1024} KiB as JSON.`,
+        description: `A JSON Schema: draft 2020-12, or draft-07 when its \`$schema\` says so (self-contained: remote \`$ref\`s are not fetched) that every task's \`input\` must match. Compiled at registration: one that does not compile is a 400 naming \`body.skills[i].input_schema\` with the compiler's complaint. At most ${MAX_INPUT_SCHEMA_BYTES / 1024} KiB as JSON, nesting objects and arrays at most ${MAX_INPUT_SCHEMA_DEPTH} levels deep.`,
       },
     ),
   },

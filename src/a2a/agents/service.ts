@@ -9,9 +9,9 @@ import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import { findTemplate } from '../../runtime/templates/index.js';
 import type { AgentDirectory, AgentRecord, Skill } from '../contract.js';
-import { DEFAULT_RATE_LIMIT_RPM, MAX_AGENTS_PER_ACCOUNT, MAX_DISCOVERY_CARDS, MAX_INPUT_SCHEMA_BYTES } from './limits.js';
+import { DEFAULT_RATE_LIMIT_RPM, MAX_AGENTS_PER_ACCOUNT, MAX_DISCOVERY_CARDS, MAX_INPUT_SCHEMA_BYTES, MAX_INPUT_SCHEMA_DEPTH } from './limits.js';
 import type { CreateAgentInput, UpdateAgentInput } from './schemas.js';
-import { describeInputErrors, schemaProblem, SkillValidators } from './skill-schemas.js';
+import { describeInputErrors, nestsDeeperThan, schemaProblem, SkillValidators } from './skill-schemas.js';
 import * as store from './store.js';
 
 /** What the registry needs of pipelines: the account's pipeline and whether it is archived. */
@@ -51,6 +51,7 @@ function checkedSkills(skills: SkillInput[]): Skill[] {
     if (seen.has(skill.id)) throw new Invalid(`body.skills[${i}].id`, `repeats the skill id "${skill.id}": skill ids are unique within an agent`);
     seen.add(skill.id);
     const field = `body.skills[${i}].input_schema`;
+    if (nestsDeeperThan(skill.input_schema, MAX_INPUT_SCHEMA_DEPTH)) throw new Invalid(field, `nests objects and arrays more than ${MAX_INPUT_SCHEMA_DEPTH} levels deep`);
     if (Buffer.byteLength(JSON.stringify(skill.input_schema)) > MAX_INPUT_SCHEMA_BYTES) throw new Invalid(field, `is over ${MAX_INPUT_SCHEMA_BYTES / 1024} KiB as JSON`);
     const problem = schemaProblem(skill.input_schema);
     if (problem) throw new Invalid(field, `is not a valid JSON Schema: ${problem}`);

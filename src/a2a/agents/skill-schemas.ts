@@ -29,6 +29,18 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   }
 }
 
+/** Whether JSON `value` nests objects and arrays deeper than `maxDepth`; iterative, so any depth is safe to ask about. */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Why the schema does not compile, or null when it does. */
 export function schemaProblem(schema: Record<string, unknown>): string | null {
   try {
