@@ -7,7 +7,7 @@ import { StreamResponse, TaskState, type Task } from '@a2a-js/sdk';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { createPipeline, registerAgent } from '../helpers/a2a.js';
-import { sendRequest, textMessage, v1Client } from '../helpers/a2a-protocol.js';
+import { sendRequest, textMessage, v03Transport, v1Client } from '../helpers/a2a-protocol.js';
 import { startHttpReceiver, type HttpReceiver } from '../helpers/receivers.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -91,6 +91,20 @@ describe.each(BACKENDS)('A2A push notifications on %s', (backend) => {
     });
     expect(pushes[0].headers['x-a2a-notification-token']).toBe('inline-token');
     expect(pushes[0].headers.authorization).toBeUndefined();
+  });
+
+  it('serves the v0.3 tasks/pushNotificationConfig methods to the v0.3 client', async () => {
+    const legacy = v03Transport(`${t.url}/a2a/${agent.id}`, key);
+    const task = (await legacy.sendMessage(sendRequest(textMessage('start')))) as Task;
+    const config = await legacy.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: task.id, url: `${receiver.url}/legacy`, token: 'legacy-token', authentication: undefined });
+    expect(config).toMatchObject({ taskId: task.id, url: `${receiver.url}/legacy` });
+    expect((await legacy.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: config.id })).id).toBe(config.id);
+    expect((await legacy.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs.map((one) => one.id)).toEqual([config.id]);
+    await legacy.cancelTask({ tenant: '', id: task.id, metadata: {} });
+    const pushed = await waitFor('the canceled task pushed', () => pushesFor(task.id, '/legacy').find((one) => stateOf(one.body) === TaskState.TASK_STATE_CANCELED));
+    expect(pushed.headers['x-a2a-notification-token']).toBe('legacy-token');
+    await legacy.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: config.id });
+    expect((await legacy.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 0, pageToken: '' })).configs).toEqual([]);
   });
 
   it('refuses a URL the SSRF guard refuses, naming why', async () => {
