@@ -197,6 +197,37 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
     });
   });
 
+  describe('resuming with Last-Event-ID', () => {
+    /** The SSE events of a response: their `id` (null without one) and parsed data. */
+    async function sseEvents(response: Response) {
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      return (await response.text())
+        .split('\n\n')
+        .filter((block) => block.includes('data: '))
+        .map((block) => ({ id: /^id: (\d+)$/m.exec(block)?.[1] ?? null, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]) }));
+    }
+    const subscribe = (taskId: string, lastEventId: string) =>
+      fetch(`${endpoint(quick)}/tasks/${taskId}:subscribe`, { headers: { authorization: `Bearer ${key}`, 'a2a-version': '1.0', 'last-event-id': lastEventId } });
+
+    it('replays the events after Last-Event-ID, each with its sequence as id, without losing or repeating any', async () => {
+      const client = await v1Client(endpoint(quick), key);
+      const task = (await client.sendMessage(sendRequest(textMessage('hello')))) as Task;
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      const all = await sseEvents(await subscribe(task.id, '0'));
+      expect(all[0].id).toBeNull();
+      expect(all[0].data.task.id).toBe(task.id);
+      const ids = all.slice(1).flatMap((event) => (event.id === null ? [] : [Number(event.id)]));
+      expect(ids.length).toBeGreaterThanOrEqual(2);
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      expect(all.at(-1)!.data.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+
+      const resumed = await sseEvents(await subscribe(task.id, String(ids[0])));
+      expect(resumed.slice(1).flatMap((event) => (event.id === null ? [] : [Number(event.id)]))).toEqual(ids.slice(1));
+      expect(resumed.at(-1)!.data.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
+    });
+  });
+
   describe('v0.3 JSON-RPC', () => {
     it('serves message/send, tasks/get, message/stream and tasks/cancel to the v0.3 client', async () => {
       const legacy = v03Transport(endpoint(asking), key);
