@@ -128,6 +128,14 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
       expect(listed.totalSize).toBe(1);
       const none = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_FAILED, pageToken: '', statusTimestampAfter: undefined });
       expect(none.tasks).toEqual([]);
+      await expect(client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 101, pageToken: '', statusTimestampAfter: undefined })).rejects.toThrow(/pageSize/);
+      // Pages: pageToken is where the next one starts.
+      await client.sendMessage(sendRequest(textMessage('second', { contextId: task.contextId })));
+      const first = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 1, pageToken: '', statusTimestampAfter: undefined });
+      expect(first).toMatchObject({ totalSize: 2, pageSize: 1 });
+      const second = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 1, pageToken: first.nextPageToken, statusTimestampAfter: undefined });
+      expect(second.nextPageToken).toBe('');
+      expect(new Set([...first.tasks, ...second.tasks].map((one) => one.id)).size).toBe(2);
     });
 
     it('names the problem with the message as an invalid-params error: schema, unknown skill, no skill among several', async () => {

@@ -32,6 +32,7 @@ import { endsStream, followTask, lastSequence } from './task-follow.js';
 /** How long a blocking SendMessage waits for the task to end or need input before answering with the task as it is. */
 export const SEND_MESSAGE_WAIT_MS = 60_000;
 const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 100;
 
 /** Where the transport puts the request's abort signal (client gone) and Last-Event-ID in the call context. */
 export const ABORT_SIGNAL_KEY = 'paddock.abort_signal';
@@ -88,6 +89,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new RequestMalformedError(`pageSize must be from 1 to ${MAX_PAGE_SIZE}`);
     const offset = params.pageToken ? Number(params.pageToken) : 0;
     if (!Number.isInteger(offset) || offset < 0) throw new RequestMalformedError('pageToken must be a token from an earlier ListTasks answer');
     const status = params.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : (statusOf(params.status) ?? 'none');

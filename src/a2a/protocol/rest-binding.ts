@@ -121,7 +121,7 @@ export function restBindingRoutes(options: RestBindingOptions) {
           tenant: '',
           contextId: query.contextId ?? '',
           status: query.status ? taskStateFromJSON(Number.isNaN(Number(query.status)) ? query.status : Number(query.status)) : 0,
-          pageSize: query.pageSize ? (nonNegativeInteger(query.pageSize, 'pageSize', 100) || 1) : undefined,
+          pageSize: nonNegativeInteger(query.pageSize, 'pageSize', 100),
           pageToken: query.pageToken ?? '',
           historyLength: nonNegativeInteger(query.historyLength, 'historyLength'),
           statusTimestampAfter: undefined,
