@@ -69,12 +69,14 @@ describe('A2A delegation within one Paddock (runc)', () => {
     expect(delegated.body).toMatchObject({ agent_id: agent.id, status: 'completed', input: { text: 'hello from a stage' }, output: { shouted: 'HELLO FROM A STAGE' } });
   }, 180_000);
 
-  it('fails the stage naming the secret when auth_secret names none, and the endpoint refuses the unauthenticated stage', async () => {
+  it('fails the stage naming the secret when it was deleted after the save, and the endpoint refuses the unauthenticated stage', async () => {
+    expect((await t.request('PUT', '/v1/secrets/GONE_SOON', { token: key, body: { value: key } })).status).toBe(201);
     const missing = await createPipeline(t.url, key, {
-      stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x', auth_secret: 'NO_SUCH_SECRET' } }],
+      stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x', auth_secret: 'GONE_SOON' } }],
     });
+    expect((await t.request('DELETE', '/v1/secrets/GONE_SOON', { token: key })).status).toBe(204);
     const run = await waitForRun(t, key, missing.id, (await startRun(t, key, missing.id)).id);
-    expect(stageOf(run, 'delegate').error).toMatch(/auth_secret.*NO_SUCH_SECRET/);
+    expect(stageOf(run, 'delegate').error).toMatch(/auth_secret.*GONE_SOON/);
 
     const anonymous = await createPipeline(t.url, key, { stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x' } }] });
     const refused = await waitForRun(t, key, anonymous.id, (await startRun(t, key, anonymous.id)).id);
@@ -82,12 +84,14 @@ describe('A2A delegation within one Paddock (runc)', () => {
     expect(stageOf(refused, 'delegate').error).toMatch(/failed to answer: missing API key/);
   }, 120_000);
 
-  it('refuses an auth_secret that is not a secret name when the pipeline is saved', async () => {
-    const reply = await t.request('POST', '/v1/pipelines', {
-      token: key,
-      body: { name: 'bad-auth', stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x', auth_secret: 'not a name' } }] },
-    });
-    expect(reply.status).toBe(400);
-    expect(reply.body.field).toBe('body.stages[0].config.auth_secret');
+  it('refuses an auth_secret that is not a secret name, or names no secret, when the pipeline is saved', async () => {
+    const save = (auth_secret: string) =>
+      t.request('POST', '/v1/pipelines', { token: key, body: { name: `auth-${Math.random()}`, stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x', auth_secret } }] } });
+    const badName = await save('not a name');
+    expect(badName.status).toBe(400);
+    expect(badName.body.field).toBe('body.stages[0].config.auth_secret');
+    const missing = await save('NO_SUCH_SECRET');
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ field: 'body.stages[0].config.auth_secret', error: expect.stringMatching(/NO_SUCH_SECRET, which does not exist/) });
   });
 });
