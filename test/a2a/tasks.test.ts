@@ -347,3 +347,40 @@ describe.each(BACKENDS)('A2A tasks on %s', (backend) => {
     expect((await t.request('GET', `/v1/a2a/tasks/${(await createTask((await approvalAgent()).id)).id}`, { token: key })).status).toBe(200);
   });
 });
+
+describe.each(BACKENDS)('A2A task priority on %s', (backend) => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    // One stage at a time: which waiting stage is claimed first shows.
+    t = await startApp(backend, { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50', PADDOCK_PIPELINE_CONCURRENCY: '1' });
+    key = (await t.signup()).key;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('claims the stages of a higher-priority task first when they wait for a worker', async () => {
+    const pipeline = await createPipeline(t.url, key, { stages: [{ name: 'only', type: 'gate', config: { expression: 'true' } }] });
+    const agent = await registerAgent(t.url, key, { pipeline_id: pipeline.id });
+    const worker = t.services.pipelines.worker;
+    await worker.stop();
+    const create = async (priority: number) => (await t.request('POST', `/v1/a2a/agents/${agent.id}/tasks`, { token: key, body: { skill_id: 'echo', input: { query: 'q' }, priority } })).body;
+    const low = await create(-5);
+    const normal = await create(0);
+    const high = await create(10);
+    expect([low.priority, normal.priority, high.priority]).toEqual([-5, 0, 10]);
+    worker.start();
+    const ended = async (id: string) =>
+      waitFor(`task ${id} to complete`, async () => {
+        const task = (await t.request('GET', `/v1/a2a/tasks/${id}`, { token: key })).body;
+        if (task.status !== 'completed') throw new Error(task.status);
+        return task;
+      });
+    const [lowDone, normalDone, highDone] = [await ended(low.id), await ended(normal.id), await ended(high.id)];
+    // Each started only after the one before it in priority order had completed.
+    expect(highDone.completed_at <= normalDone.started_at).toBe(true);
+    expect(normalDone.completed_at <= lowDone.started_at).toBe(true);
+  });
+});

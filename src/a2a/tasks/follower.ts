@@ -4,7 +4,7 @@
 import { afterCommit } from '../../core/db/after-commit.js';
 import type { Tx } from '../../core/db/handles.js';
 import { newId } from '../../core/ids.js';
-import type { ObservedRunEvent, ObservedStateEntry, RunObserver } from '../../pipelines/engine/run-observer.js';
+import type { ObservedRunEvent, ObservedStateEntry, RunObserver, RunStageCounts } from '../../pipelines/engine/run-observer.js';
 import type { TaskProgress } from '../contract.js';
 import * as store from './store.js';
 import type { TaskLog, TaskUpdate } from './task-log.js';
@@ -39,7 +39,7 @@ export class TaskFollower implements RunObserver {
         return task.status === 'pending' ? { status: { status: 'running', message: null } } : null;
       case 'pipeline.stage.started':
       case 'pipeline.stage.completed': {
-        const progress = progressOf(event);
+        const progress = progressOf(event, await event.stages());
         const events: TaskUpdate['events'] = [{ kind: 'progress', data: { ...progress } }];
         if (event.type === 'pipeline.stage.completed') events.push(...(await this.newArtifacts(trx, task, event)));
         return { changes: { progress: JSON.stringify(progress) }, events };
@@ -50,17 +50,21 @@ export class TaskFollower implements RunObserver {
         const message = typeof event.data.message === 'string' && event.data.message ? event.data.message : `stage ${event.stage} is waiting for input`;
         const parts = [{ type: 'text' as const, text: message }];
         await store.insertMessage(trx, { id: newId('msg'), task_id: task.id, role: 'agent', parts: JSON.stringify(parts), created_at: event.at });
-        return { changes: { progress: JSON.stringify(progressOf(event)) }, status: { status: 'input_needed', message }, events: [{ kind: 'message', data: { role: 'agent', parts } }] };
+        return {
+          changes: { progress: JSON.stringify(progressOf(event, await event.stages())) },
+          status: { status: 'input_needed', message },
+          events: [{ kind: 'message', data: { role: 'agent', parts } }],
+        };
       }
       case 'pipeline.stage.approved':
       case 'pipeline.stage.approval_auto_decided':
-        if (event.data.decision !== 'approve' || task.status !== 'input_needed' || event.stages.awaiting.length > 0) return null;
+        if (event.data.decision !== 'approve' || task.status !== 'input_needed' || (await event.stages()).awaiting.length > 0) return null;
         return { status: { status: 'running', message: null } };
       case 'pipeline.run.completed': {
         const entries = await event.state();
         const output = outputOf(entries);
         return {
-          changes: { output: JSON.stringify(output), progress: JSON.stringify({ ...progressOf(event), percentage: 100 }) },
+          changes: { output: JSON.stringify(output), progress: JSON.stringify({ ...progressOf(event, await event.stages()), percentage: 100 }) },
           status: { status: 'completed', message: null },
           events: [...(await this.newArtifacts(trx, task, event, entries)), { kind: 'complete', data: { status: 'completed', output } }],
         };
@@ -98,8 +102,8 @@ export class TaskFollower implements RunObserver {
   }
 }
 
-function progressOf(event: ObservedRunEvent): TaskProgress {
-  const { total, finished, current } = event.stages;
+function progressOf(event: ObservedRunEvent, counts: RunStageCounts): TaskProgress {
+  const { total, finished, current } = counts;
   const verb = event.type.endsWith('started') ? 'started' : event.type.endsWith('paused_approval') ? 'is waiting for input' : 'completed';
   return {
     percentage: total === 0 ? 100 : Math.floor((finished / total) * 100),

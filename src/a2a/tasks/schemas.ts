@@ -14,7 +14,7 @@ export const TASK_RULES =
   "A task is one run of its agent's pipeline (`run_id`; its session `session_id` holds the run's timeline, cost and trust). Status follows the run: `pending` (run created) → `running` (run started) → `input_needed` while an `await_approval` stage waits (`status_message` = its message; answer with POST /messages) → `running` → `completed` (run succeeded) / `failed` (run failed, or the cost reached `max_cost_per_task`: `status_message` starts with `budget_exceeded`) / `canceled` (cancel, or a reply rejecting the approval). " +
   "The run receives the task: env `A2A_TASK_ID`, `A2A_SKILL_ID`, `A2A_INPUT` (the input as JSON) on every stage (a stage `env` naming the same variable wins), and run state key `task_input` (JSON). The agent's `template` replaces the pipeline's default template for command stages that name none. " +
   "`output` is the run state entry `task_output` when the run succeeds (JSON entries parsed, others as their string; null when absent). Run state entries of type `file` or `artifact` become `artifacts` (name = the state key, mime_type = the entry's, else application/octet-stream) as stages end; GET /v1/a2a/tasks/{id}/artifacts/{artifact_id} answers the entry's value as bytes (UTF-8). " +
-  "`progress.percentage` = finished stages / all stages × 100 (floored), `current_step` the first running or waiting stage. `cost_usd` = the run's compute + LLM + reported stage cost, refreshed on every run event and every PADDOCK_A2A_BUDGET_INTERVAL_MS for tasks with a limit. `priority` (0 by default, -1000 to 1000) is stored and returned; it does not reorder stage scheduling. " +
+  "`progress.percentage` = finished stages / all stages × 100 (floored), `current_step` the first running or waiting stage. `cost_usd` = the run's compute + LLM + reported stage cost, refreshed on every run event and every PADDOCK_A2A_BUDGET_INTERVAL_MS for tasks with a limit. `priority` (0 by default, -1000 to 1000) is the run's: when stages of several runs wait for a worker, those of higher priority are claimed first (it never stops a running stage). " +
   'Every change is appended to the task\'s event log (`status`, `progress`, `message`, `artifact`, then `complete` {status, output} after completion or `error` {status, error} after failure and cancellation), which the task stream replays. Errors answer `{"error": {"code", "message", "details"}}`.';
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -25,7 +25,9 @@ export const CreateTaskBody = Type.Object(
   {
     skill_id: Type.String({ minLength: 1, maxLength: 64, description: "One of the agent's skills (400 `skill_not_found` otherwise)." }),
     input: Type.Object({}, { additionalProperties: true, description: "Must match the skill's `input_schema` (400 `invalid_input`, `details.errors` listing each mismatch)." }),
-    priority: Type.Optional(Type.Integer({ minimum: -MAX_PRIORITY, maximum: MAX_PRIORITY, default: 0, description: 'Stored and returned (default 0); it does not change when stages run.' })),
+    priority: Type.Optional(
+      Type.Integer({ minimum: -MAX_PRIORITY, maximum: MAX_PRIORITY, default: 0, description: 'Default 0: stages of higher-priority tasks are claimed first when several wait for a worker.' }),
+    ),
   },
   { additionalProperties: false },
 );

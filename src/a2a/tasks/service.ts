@@ -25,7 +25,12 @@ export interface TaskRuns {
     accountId: string,
     pipelineId: string,
     input: { trigger: string; env: Record<string, string> },
-    extras: { template: string | null; initialState: { key: string; value: unknown; type: 'json' }[]; inside: (trx: Tx, run: { id: string; session_id: string | null }) => Promise<void> },
+    extras: {
+      template: string | null;
+      priority: number;
+      initialState: { key: string; value: unknown; type: 'json' }[];
+      inside: (trx: Tx, run: { id: string; session_id: string | null }) => Promise<void>;
+    },
   ): Promise<unknown>;
   answer(
     runId: string,
@@ -77,6 +82,7 @@ export class Tasks implements TaskService {
       { trigger: 'a2a', env: { A2A_TASK_ID: id, A2A_SKILL_ID: input.skill_id, A2A_INPUT: JSON.stringify(input.input) } },
       {
         template: agent.template,
+        priority: input.priority ?? 0,
         initialState: [{ key: INPUT_STATE_KEY, value: input.input, type: 'json' }],
         inside: async (trx, run) => {
           const row: store.TaskRow = {

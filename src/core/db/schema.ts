@@ -3,6 +3,7 @@
 // Longer than 350 lines: one short interface per table and the Database map Kysely and the migrations
 // type against; no logic, and splitting it by feature would scatter the one picture of the schema.
 // Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
+import type { Generated } from 'kysely';
 import type { Scope } from '../access.js';
 import type { A2aAgentsTable, A2aPushConfigsTable, A2aTaskArtifactsTable, A2aTaskEventsTable, A2aTaskMessagesTable, A2aTasksTable, A2aWebhooksTable } from './a2a-tables.js';
 import type {
@@ -336,6 +337,8 @@ export interface PipelineRunsTable {
   updated_at: string;
   /** The run's session; null for runs created before run sessions existed. */
   session_id: string | null;
+  /** Higher first when stages wait for a worker (an A2A task's priority; 0 otherwise). Migration 0017. */
+  priority: Generated<number>;
 }
 
 export interface PipelineRunStagesTable {

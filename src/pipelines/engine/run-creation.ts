@@ -23,6 +23,8 @@ export interface NewRun {
   runInput: Record<string, unknown>;
   initialState?: InitialStateEntry[];
   inside?: (trx: Tx, run: store.RunRow) => Promise<void>;
+  /** Orders stage claims, higher first (default 0). */
+  priority?: number;
 }
 
 export async function insertRun(trx: Tx, effects: RunEffects, state: StateService, sessions: RunSessions, input: NewRun): Promise<store.RunRow> {
@@ -44,6 +46,7 @@ export async function insertRun(trx: Tx, effects: RunEffects, state: StateServic
     completed_at: null,
     updated_at: now,
     session_id: newId('ses'),
+    priority: input.priority ?? 0,
   };
   await trx.insertInto('pipeline_runs').values(run).execute();
   await input.inside?.(trx, run);

@@ -39,7 +39,7 @@ export class RunEffects {
     const published = publishedPipelineEvent(run, type, stage, data, at);
     if (published) await this.events.publish(trx, published);
     if (this.observers.length === 0) return;
-    const stages = stageCounts(await store.stagesOf(trx, run.id));
+    const stages = async () => stageCounts(await store.stagesOf(trx, run.id));
     const state = async () =>
       (await stateStore.listEntries(trx, run.id, nowIso())).map(({ key, value, type, mime_type, size_bytes, created_at }) => ({ key, value, type, mime_type, size_bytes, created_at }));
     const event = { runId: run.id, accountId: run.account_id, sessionId: run.session_id, runStatus: run.status, type, stage, data, at, stages, state };

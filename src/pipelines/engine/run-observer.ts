@@ -35,7 +35,8 @@ export interface ObservedRunEvent {
   stage: string | null;
   data: Record<string, unknown>;
   at: string;
-  stages: RunStageCounts;
+  /** The run's stage counts now, read in the transition's transaction (only when asked: most observers skip most runs). */
+  stages(): Promise<RunStageCounts>;
   /** The run's state entries, read in the transition's transaction. */
   state(): Promise<ObservedStateEntry[]>;
 }

@@ -26,6 +26,8 @@ export interface RunExtras {
   initialState?: InitialStateEntry[];
   /** Writes the caller's own row for the run in the run's creation transaction. */
   inside?: (trx: Tx, run: store.RunRow) => Promise<void>;
+  /** When stages of several runs wait for a worker, higher priorities are claimed first (default 0). */
+  priority?: number;
 }
 
 export interface RunEvents {
@@ -58,7 +60,15 @@ export class RunService {
       if (url.username || url.password) throw new Invalid('body.repo', 'must not carry credentials (user:token@): a stage sandbox shows its repo URL to every key that can read it');
     }
     const runInput = { env: input.env ?? {}, repo: input.repo ?? null, branch: input.branch ?? null, ...(extras.template ? { template: extras.template } : {}) };
-    const run = await this.transitions.createRun({ accountId, pipeline, trigger: input.trigger ?? 'api', runInput, initialState: extras.initialState, inside: extras.inside });
+    const run = await this.transitions.createRun({
+      accountId,
+      pipeline,
+      trigger: input.trigger ?? 'api',
+      runInput,
+      initialState: extras.initialState,
+      inside: extras.inside,
+      priority: extras.priority,
+    });
     // Read before waking the worker: the answer is the run as created (`pending`), as the spec shows it.
     const view = runView(run, await store.stagesOf(this.db, run.id));
     this.engine.wake();

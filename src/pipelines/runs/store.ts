@@ -64,6 +64,8 @@ export async function claimable(trx: Tx, dialect: SqlDialect, now: string, limit
         eb.and([eb('s.status', '=', 'running'), eb('s.lease_expires_at', '<', now)]),
       ]),
     )
+    // A run's priority (an A2A task's) first, then the longest due.
+    .orderBy('r.priority', 'desc')
     .orderBy('s.next_attempt_at')
     .limit(limit);
   // Locks both the stage and its run without waiting: a row another worker holds is simply skipped.
