@@ -111,6 +111,16 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
     });
   });
 
+  it("refuses tasks for a disabled agent, naming why, and shows its card only to its account", async () => {
+    const disabled = await registerAgent(t.url, key, { public: true, skills: [TEXT_SKILL] });
+    expect((await t.request('PUT', `/v1/a2a/agents/${disabled.id}`, { token: key, body: { enabled: false } })).status).toBe(200);
+    expect((await t.request('GET', `/a2a/${disabled.id}/.well-known/agent-card.json`)).status).toBe(404);
+    const client = await v1Client(endpoint(disabled), key);
+    await expect(client.sendMessage(sendRequest(textMessage('hi')))).rejects.toThrow(/disabled/);
+    const raw = await t.request('POST', `/a2a/${disabled.id}`, { token: key, headers: { 'a2a-version': '1.0' }, body: { jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } } });
+    expect(raw.body.error.data).toContainEqual(expect.objectContaining({ metadata: { paddock_code: 'agent_disabled' } }));
+  });
+
   describe.each(['JSONRPC', 'HTTP+JSON'] as Binding[])('v1.0 over %s', (binding) => {
     it('sends a message: the task runs the pipeline and the answer is the completed task', async () => {
       const client = await v1Client(endpoint(quick), key, binding);
@@ -247,6 +257,9 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
 
       const other = (await legacy.sendMessage(sendRequest(textMessage('start', { metadata: { skill_id: 'chat' } })))) as Task;
       expect((await legacy.cancelTask({ tenant: '', id: other.id, metadata: {} })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      const resubscribed = await collect(legacy.resubscribeTask({ tenant: '', id: other.id }));
+      expect(resubscribed.map((event) => event.payload?.$case)).toEqual(['task']);
+      expect(stateOfEvent(resubscribed[0])).toBe(TaskState.TASK_STATE_CANCELED);
     });
 
     it('answers v0.3 method names on the wire, and v1.0 names only with A2A-Version 1.0', async () => {
