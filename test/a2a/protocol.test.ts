@@ -174,6 +174,7 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
       const client = await v1Client(endpoint(asking), key, binding);
       const first = await collect(client.sendMessageStream(sendRequest(textMessage('start', { metadata: { skill_id: 'chat' } }))));
       expect(first[0].payload?.$case).toBe('task');
+      expect(stateOfEvent(first[0])).toBe(TaskState.TASK_STATE_SUBMITTED);
       const taskId = (first[0].payload!.value as Task).id;
       expect(first.slice(1).every((event) => event.payload?.$case === 'statusUpdate')).toBe(true);
       expect(first.map(stateOfEvent)).toContain(TaskState.TASK_STATE_WORKING);

@@ -79,7 +79,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const answering = Boolean(params.message?.taskId);
     const after = answering ? await this.call(() => lastSequence(this.deps.tasks, this.accountId, params.message!.taskId)) : 0;
     const task = await this.startOrAnswer(params);
-    yield { payload: { $case: 'task', value: await this.a2aTask(task.id) } };
+    // The task as the request left it (a new one `submitted`), then every event after that point in order.
+    yield { payload: { $case: 'task', value: await this.a2aTaskOf(task, { withArtifacts: true }) } };
     yield* this.follow(task, after, context);
   }
 
