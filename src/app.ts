@@ -10,7 +10,6 @@ import type { AlertService } from './alerts/service.js';
 import type { NotificationService } from './alerts/notifications/service.js';
 import { isReachable, type Storage } from './core/db/database.js';
 import { registerErrorHandling } from './core/error-handler.js';
-import { NotFound } from './core/errors.js';
 import { answerRoutingError, MAX_PARAM_LENGTH } from './core/framework-errors.js';
 import { registerNulGuard } from './core/nul-guard.js';
 import { newId } from './core/ids.js';
@@ -249,10 +248,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       }),
     },
     observers: [a2aCore.follower],
-    missingSecrets: async (accountId, names) => {
-      const found = await Promise.all(names.map((name) => secrets.get(accountId, name).then(() => true, (error) => (error instanceof NotFound ? false : Promise.reject(error)))));
-      return names.filter((_, index) => !found[index]);
-    },
+    missingSecrets: (accountId, names) => secrets.missing(accountId, names),
   });
 
   const a2a = await registerA2a(app, {

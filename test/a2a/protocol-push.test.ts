@@ -83,7 +83,11 @@ describe.each(BACKENDS)('A2A push notifications on %s', (backend) => {
   it('takes a config inside SendMessage: the task as it is once stored, then every change', async () => {
     const client = await v1Client(`${t.url}/a2a/${agent.id}`, key, 'HTTP+JSON');
     const request = sendRequest(textMessage('start'));
-    request.configuration = { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: `${receiver.url}/inline`, token: 'inline-token', authentication: undefined } };
+    request.configuration = {
+      acceptedOutputModes: [],
+      returnImmediately: true,
+      taskPushNotificationConfig: { tenant: '', id: '', taskId: '', url: `${receiver.url}/inline`, token: 'inline-token', authentication: undefined },
+    };
     const task = (await client.sendMessage(request)) as Task;
     const pushes = await waitFor('input-required pushed', () => {
       const received = pushesFor(task.id, '/inline');
@@ -127,6 +131,8 @@ describe('A2A push notifications without private targets allowed', () => {
     const agent = await registerAgent(t.url, key, { pipeline_id: (await createPipeline(t.url, key, { stages: STAGES })).id, skills: [SKILL] });
     const client = await v1Client(`${t.url}/a2a/${agent.id}`, key);
     const task = (await client.sendMessage(sendRequest(textMessage('start'), true))) as Task;
-    await expect(client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: task.id, url: 'http://127.0.0.1:9/x', token: '', authentication: undefined })).rejects.toThrow(/non-public address/);
+    await expect(client.createTaskPushNotificationConfig({ tenant: '', id: '', taskId: task.id, url: 'http://127.0.0.1:9/x', token: '', authentication: undefined })).rejects.toThrow(
+      /non-public address/,
+    );
   });
 });

@@ -111,13 +111,17 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
     });
   });
 
-  it("refuses tasks for a disabled agent, naming why, and shows its card only to its account", async () => {
+  it('refuses tasks for a disabled agent, naming why, and shows its card only to its account', async () => {
     const disabled = await registerAgent(t.url, key, { public: true, skills: [TEXT_SKILL] });
     expect((await t.request('PUT', `/v1/a2a/agents/${disabled.id}`, { token: key, body: { enabled: false } })).status).toBe(200);
     expect((await t.request('GET', `/a2a/${disabled.id}/.well-known/agent-card.json`)).status).toBe(404);
     const client = await v1Client(endpoint(disabled), key);
     await expect(client.sendMessage(sendRequest(textMessage('hi')))).rejects.toThrow(/disabled/);
-    const raw = await t.request('POST', `/a2a/${disabled.id}`, { token: key, headers: { 'a2a-version': '1.0' }, body: { jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } } });
+    const raw = await t.request('POST', `/a2a/${disabled.id}`, {
+      token: key,
+      headers: { 'a2a-version': '1.0' },
+      body: { jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } },
+    });
     expect(raw.body.error.data).toContainEqual(expect.objectContaining({ metadata: { paddock_code: 'agent_disabled' } }));
   });
 
@@ -138,12 +142,21 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
       expect(listed.totalSize).toBe(1);
       const none = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_FAILED, pageToken: '', statusTimestampAfter: undefined });
       expect(none.tasks).toEqual([]);
-      await expect(client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 101, pageToken: '', statusTimestampAfter: undefined })).rejects.toThrow(/pageSize/);
+      await expect(client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 101, pageToken: '', statusTimestampAfter: undefined })).rejects.toThrow(
+        /pageSize/,
+      );
       // Pages: pageToken is where the next one starts.
       await client.sendMessage(sendRequest(textMessage('second', { contextId: task.contextId })));
       const first = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 1, pageToken: '', statusTimestampAfter: undefined });
       expect(first).toMatchObject({ totalSize: 2, pageSize: 1 });
-      const second = await client.listTasks({ tenant: '', contextId: task.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 1, pageToken: first.nextPageToken, statusTimestampAfter: undefined });
+      const second = await client.listTasks({
+        tenant: '',
+        contextId: task.contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 1,
+        pageToken: first.nextPageToken,
+        statusTimestampAfter: undefined,
+      });
       expect(second.nextPageToken).toBe('');
       expect(new Set([...first.tasks, ...second.tasks].map((one) => one.id)).size).toBe(2);
     });

@@ -16,7 +16,17 @@ interface Operation {
   doc: { security?: unknown[]; 'x-paddock-scopes'?: string[]; 'x-paddock-confidential'?: boolean };
 }
 
-const OPEN = [/^\/signup$/, /^\/login$/, /^\/healthz$/, /^\/readyz$/, /^\/openapi\.json$/, /^\/v1\/snapshot-downloads\/\{id\}$/, /^\/docs/, /^\/\.well-known\/agent/, /^\/a2a\/\{agentId\}\/\.well-known\/agent-card\.json$/];
+const OPEN = [
+  /^\/signup$/,
+  /^\/login$/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/openapi\.json$/,
+  /^\/v1\/snapshot-downloads\/\{id\}$/,
+  /^\/docs/,
+  /^\/\.well-known\/agent/,
+  /^\/a2a\/\{agentId\}\/\.well-known\/agent-card\.json$/,
+];
 
 /** README "Scopes": `sandbox` reaches sandbox, port, file, exec, terminal and snapshot endpoints; `read` only GET on sandboxes (not their snapshots) and sessions; everything else (webhook endpoints among them: their secret is a credential) is `full` only. */
 function expectedScopes(method: string, path: string): Scope[] | 'open' {

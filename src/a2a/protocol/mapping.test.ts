@@ -6,7 +6,16 @@ import { inputFor, skillFor, statusOf, stateOf, toA2aTask, toStatusUpdate } from
 
 const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const data = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
-const message = (parts: Part[], metadata: Record<string, unknown> = {}): Message => ({ messageId: 'm', contextId: '', taskId: '', role: Role.ROLE_USER, parts, metadata, extensions: [], referenceTaskIds: [] });
+const message = (parts: Part[], metadata: Record<string, unknown> = {}): Message => ({
+  messageId: 'm',
+  contextId: '',
+  taskId: '',
+  role: Role.ROLE_USER,
+  parts,
+  metadata,
+  extensions: [],
+  referenceTaskIds: [],
+});
 const skill = (id: string) => ({ id, name: id, description: '', tags: [], input_schema: {} });
 const agent = (skills: string[]) => ({ id: 'agt_1', skills: skills.map(skill) }) as unknown as AgentRecord;
 

@@ -50,7 +50,8 @@ export function fromA2aParts(parts: A2aPart[]): Part[] {
     const content = part.content;
     if (content?.$case === 'text') return { type: 'text', text: content.value };
     if (content?.$case === 'data') return { type: 'data', data: content.value, ...(part.filename ? { name: part.filename } : {}) };
-    if (content?.$case === 'raw') return { type: 'file', name: part.filename || `part-${index}`, mime_type: part.mediaType || 'application/octet-stream', data: Buffer.from(content.value).toString('base64') };
+    if (content?.$case === 'raw')
+      return { type: 'file', name: part.filename || `part-${index}`, mime_type: part.mediaType || 'application/octet-stream', data: Buffer.from(content.value).toString('base64') };
     throw new RequestMalformedError(`message.parts[${index}] must be a text, data or raw (file) part; parts by url are not accepted`);
   });
 }
@@ -75,7 +76,14 @@ export function toA2aMessage(message: MessageView, contextId: string): Message {
 /** The output travels as an artifact: a string as a text part, anything else as a data part. */
 export function outputArtifact(output: unknown): Artifact | null {
   if (output === null || output === undefined) return null;
-  return { artifactId: OUTPUT_ARTIFACT_ID, name: 'output', description: "the task's output", parts: [typeof output === 'string' ? textPart(output) : dataPart(output)], metadata: undefined, extensions: [] };
+  return {
+    artifactId: OUTPUT_ARTIFACT_ID,
+    name: 'output',
+    description: "the task's output",
+    parts: [typeof output === 'string' ? textPart(output) : dataPart(output)],
+    metadata: undefined,
+    extensions: [],
+  };
 }
 
 /** A task artifact with its content: JSON as a data part, anything else as raw bytes (a file part). */
@@ -124,7 +132,11 @@ export function toStatusUpdate(task: TaskView, event: TaskEvent): TaskStatusUpda
   }
   if (event.kind === 'progress') {
     const text = typeof event.data.message === 'string' ? event.data.message : '';
-    return { ...base, status: { state: TaskState.TASK_STATE_WORKING, message: text ? agentMessage(task, text) : undefined, timestamp: event.created_at }, metadata: { sequence: event.sequence, progress: event.data } };
+    return {
+      ...base,
+      status: { state: TaskState.TASK_STATE_WORKING, message: text ? agentMessage(task, text) : undefined, timestamp: event.created_at },
+      metadata: { sequence: event.sequence, progress: event.data },
+    };
   }
   return null;
 }

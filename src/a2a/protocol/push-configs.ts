@@ -44,10 +44,22 @@ export class PushConfigStore {
       if (error instanceof OutboundRefused) throw new RequestMalformedError(`url: the URL ${error.message}`);
       throw error;
     }
-    const { count } = await this.db.selectFrom('a2a_push_configs').select((eb) => eb.fn.countAll<number>().as('count')).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    const { count } = await this.db
+      .selectFrom('a2a_push_configs')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
     if (Number(count) >= MAX_PUSH_CONFIGS_PER_TASK) throw new RequestMalformedError(`task ${taskId} already has ${MAX_PUSH_CONFIGS_PER_TASK} push-notification configs, the most a task may hold`);
     const authentication = config.authentication?.scheme ? { scheme: config.authentication.scheme, credentials: config.authentication.credentials } : null;
-    const row = { id: newId('apn'), account_id: accountId, task_id: taskId, url: config.url, token: config.token || null, authentication: authentication ? JSON.stringify(authentication) : null, created_at: nowIso() };
+    const row = {
+      id: newId('apn'),
+      account_id: accountId,
+      task_id: taskId,
+      url: config.url,
+      token: config.token || null,
+      authentication: authentication ? JSON.stringify(authentication) : null,
+      created_at: nowIso(),
+    };
     await this.db.insertInto('a2a_push_configs').values(row).execute();
     return fromRow(row);
   }

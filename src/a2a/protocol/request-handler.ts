@@ -95,9 +95,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (!Number.isInteger(offset) || offset < 0) throw new RequestMalformedError('pageToken must be a token from an earlier ListTasks answer');
     const status = params.status === TaskState.TASK_STATE_UNSPECIFIED ? undefined : (statusOf(params.status) ?? 'none');
     if (status === 'none') return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
-    const page = await this.call(() =>
-      this.deps.tasks.list(this.accountId, { agent_id: this.agent.id, context_id: params.contextId || undefined, status, limit: pageSize, offset }),
-    );
+    const page = await this.call(() => this.deps.tasks.list(this.accountId, { agent_id: this.agent.id, context_id: params.contextId || undefined, status, limit: pageSize, offset }));
     const tasks = await Promise.all(page.tasks.map((task) => this.a2aTaskOf(task, { historyLength: params.historyLength, withArtifacts: params.includeArtifacts === true })));
     const next = offset + page.tasks.length;
     return { tasks, nextPageToken: next < page.total ? String(next) : '', pageSize, totalSize: page.total };
@@ -198,7 +196,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   private call<T>(fn: () => T, operation?: 'cancel' | 'answer'): T {
     try {
       const result = fn();
-      return (result instanceof Promise ? (result.catch((error) => Promise.reject(protocolError(error, operation))) as T) : result);
+      return result instanceof Promise ? (result.catch((error) => Promise.reject(protocolError(error, operation))) as T) : result;
     } catch (error) {
       throw protocolError(error, operation);
     }

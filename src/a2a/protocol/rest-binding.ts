@@ -102,19 +102,28 @@ export function restBindingRoutes(options: RestBindingOptions) {
 
     app.post(`${base}/message::send`, {
       config,
-      schema: schema('A2A SendMessage (HTTP+JSON)', 'Body: `SendMessageRequest` proto JSON. Starts a task (or answers the one `message.taskId` names) and answers `{task}` once it ends or needs input (or at once with `configuration.returnImmediately`).'),
+      schema: schema(
+        'A2A SendMessage (HTTP+JSON)',
+        'Body: `SendMessageRequest` proto JSON. Starts a task (or answers the one `message.taskId` names) and answers `{task}` once it ends or needs input (or at once with `configuration.returnImmediately`).',
+      ),
       handler: route(async (handler, request, context) => SendMessageResponse.toJSON({ payload: { $case: 'task', value: (await handler.sendMessage(messageRequest(request), context)) as Task } })),
     });
 
     app.post(`${base}/message::stream`, {
       config,
-      schema: schema('A2A SendStreamingMessage (HTTP+JSON)', 'As message:send, answered as server-sent events of `StreamResponse`: the task, then its status and artifact updates until it ends or needs input.'),
+      schema: schema(
+        'A2A SendStreamingMessage (HTTP+JSON)',
+        'As message:send, answered as server-sent events of `StreamResponse`: the task, then its status and artifact updates until it ends or needs input.',
+      ),
       handler: route(async (handler, request, context, reply) => stream(reply, handler.sendMessageStream(messageRequest(request), context))),
     });
 
     app.get(`${base}/tasks`, {
       config,
-      schema: schema('A2A ListTasks (HTTP+JSON)', "The agent's tasks, newest first: `contextId`, `status` (TASK_STATE_…), `pageSize` (1-100, default 50), `pageToken`, `historyLength`, `includeArtifacts`."),
+      schema: schema(
+        'A2A ListTasks (HTTP+JSON)',
+        "The agent's tasks, newest first: `contextId`, `status` (TASK_STATE_…), `pageSize` (1-100, default 50), `pageToken`, `historyLength`, `includeArtifacts`.",
+      ),
       handler: route(async (handler, request) => {
         const query = request.query;
         const answer = await handler.listTasks({
@@ -133,7 +142,10 @@ export function restBindingRoutes(options: RestBindingOptions) {
 
     app.get(`${base}/tasks/:ref`, {
       config,
-      schema: schema('A2A GetTask / SubscribeToTask (HTTP+JSON)', '`tasks/{id}` answers the task (`historyLength` optional); `tasks/{id}:subscribe` streams its updates from now on (or after `Last-Event-ID`) as server-sent events.'),
+      schema: schema(
+        'A2A GetTask / SubscribeToTask (HTTP+JSON)',
+        '`tasks/{id}` answers the task (`historyLength` optional); `tasks/{id}:subscribe` streams its updates from now on (or after `Last-Event-ID`) as server-sent events.',
+      ),
       handler: route(async (handler, request, context, reply) => {
         const { taskId, action } = taskRef(request.params.ref);
         if (action === 'subscribe') return stream(reply, handler.resubscribe({ tenant: '', id: taskId }, context));
@@ -156,7 +168,10 @@ export function restBindingRoutes(options: RestBindingOptions) {
 
     app.post(`${base}/tasks/:taskId/pushNotificationConfigs`, {
       config,
-      schema: schema('A2A CreateTaskPushNotificationConfig (HTTP+JSON)', 'Body: `TaskPushNotificationConfig` proto JSON (`url`, optional `token`, `authentication`). The URL must pass the SSRF guard. Answers 201 with the config and its id.'),
+      schema: schema(
+        'A2A CreateTaskPushNotificationConfig (HTTP+JSON)',
+        'Body: `TaskPushNotificationConfig` proto JSON (`url`, optional `token`, `authentication`). The URL must pass the SSRF guard. Answers 201 with the config and its id.',
+      ),
       handler: route(async (handler, request, _context, reply) => {
         const params = TaskPushNotificationConfig.fromJSON({ ...bodyOf(request), taskId: request.params.taskId });
         reply.code(201);

@@ -53,7 +53,11 @@ const STATUS_NAMES: Record<number, string> = {
 /** A failure outside the SDK's handlers (auth, rate limit, routing, body) in the binding's shape. */
 function answerFailure(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
   const binding = request.routeOptions.config?.a2aBinding ?? 'rest';
-  const send = (status: number, body: unknown) => reply.code(status).type(binding === 'rest' ? 'application/a2a+json' : 'application/json').send(JSON.stringify(body));
+  const send = (status: number, body: unknown) =>
+    reply
+      .code(status)
+      .type(binding === 'rest' ? 'application/a2a+json' : 'application/json')
+      .send(JSON.stringify(body));
   if (error instanceof A2AError) {
     if (binding === 'jsonrpc') return send(200, { jsonrpc: '2.0', id: null, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
     const status = restStatusFor(error);
@@ -128,7 +132,7 @@ export function a2aProtocolRoutes(options: ProtocolRouteOptions) {
         tags: TAGS,
         summary: "An agent's A2A AgentCard",
         description:
-          'The A2A AgentCard of the agent, for A2A clients. With `A2A-Version: 1.0` the v1.0 card (proto JSON: `supportedInterfaces` for JSONRPC and HTTP+JSON at protocol versions 1.0 and 0.3, all at the endpoint `<base>/a2a/<agentId>`); without it (or with 0.3) the v0.3 card (`url`, `preferredTransport`, `additionalInterfaces`), carrying the v1.0 `supportedInterfaces` too. Capabilities: streaming and push notifications. Security: an HTTP bearer scheme, a full-scope Paddock API key of the agent\'s account. Open for public, enabled agents (100/min per IP); a private or disabled agent\'s card needs a key of its account, else 404.',
+          "The A2A AgentCard of the agent, for A2A clients. With `A2A-Version: 1.0` the v1.0 card (proto JSON: `supportedInterfaces` for JSONRPC and HTTP+JSON at protocol versions 1.0 and 0.3, all at the endpoint `<base>/a2a/<agentId>`); without it (or with 0.3) the v0.3 card (`url`, `preferredTransport`, `additionalInterfaces`), carrying the v1.0 `supportedInterfaces` too. Capabilities: streaming and push notifications. Security: an HTTP bearer scheme, a full-scope Paddock API key of the agent's account. Open for public, enabled agents (100/min per IP); a private or disabled agent's card needs a key of its account, else 404.",
       },
       handler: async (request, reply) => {
         const credential = bearer(request);
@@ -149,7 +153,7 @@ export function a2aProtocolRoutes(options: ProtocolRouteOptions) {
         tags: TAGS,
         summary: "An agent's A2A JSON-RPC endpoint",
         description:
-          "A2A over JSON-RPC 2.0, with a full-scope API key of the agent's account (`Authorization: Bearer`; 401 without or with an invalid key, 403 for another account's agent: cross-account delegation is not offered yet). With `A2A-Version: 1.0`: `SendMessage`, `SendStreamingMessage`, `GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, `CreateTaskPushNotificationConfig`, `GetTaskPushNotificationConfig`, `ListTaskPushNotificationConfigs`, `DeleteTaskPushNotificationConfig`; without the header (or 0.3): `message/send`, `message/stream`, `tasks/get`, `tasks/cancel`, `tasks/resubscribe`, `tasks/pushNotificationConfig/{set,get,list,delete}`. Streaming methods answer server-sent events. See README \"Agent delegation\" for how tasks map to A2A.",
+          'A2A over JSON-RPC 2.0, with a full-scope API key of the agent\'s account (`Authorization: Bearer`; 401 without or with an invalid key, 403 for another account\'s agent: cross-account delegation is not offered yet). With `A2A-Version: 1.0`: `SendMessage`, `SendStreamingMessage`, `GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, `CreateTaskPushNotificationConfig`, `GetTaskPushNotificationConfig`, `ListTaskPushNotificationConfigs`, `DeleteTaskPushNotificationConfig`; without the header (or 0.3): `message/send`, `message/stream`, `tasks/get`, `tasks/cancel`, `tasks/resubscribe`, `tasks/pushNotificationConfig/{set,get,list,delete}`. Streaming methods answer server-sent events. See README "Agent delegation" for how tasks map to A2A.',
       },
       handler: async (request, reply) => {
         const { handler, card, context } = await handlerFor(request, reply);

@@ -43,7 +43,12 @@ export async function* followTask(
       after = event.sequence;
       if (event.kind === 'artifact') {
         const { view, content } = await deps.tasks.artifact(accountId, task.id, String(event.data.id));
-        yield { payload: { $case: 'artifactUpdate', value: { taskId: task.id, contextId: task.context_id, artifact: toA2aArtifact(view, content), append: false, lastChunk: true, metadata: { sequence: event.sequence } } } };
+        yield {
+          payload: {
+            $case: 'artifactUpdate',
+            value: { taskId: task.id, contextId: task.context_id, artifact: toA2aArtifact(view, content), append: false, lastChunk: true, metadata: { sequence: event.sequence } },
+          },
+        };
         continue;
       }
       const update = toStatusUpdate(task, event);

@@ -53,7 +53,13 @@ export function parseA2aStageConfig(raw: Record<string, unknown>): { config: A2a
     return { problem: 'config.auth_secret must name an account secret ([A-Za-z_][A-Za-z0-9_]*, up to 128 characters)' };
   }
   return {
-    config: { agent_url: raw.agent_url as string, skill_id: raw.skill_id as string, prompt: raw.prompt as string, max_cost_usd: cost as number | undefined, auth_secret: authSecret as string | undefined },
+    config: {
+      agent_url: raw.agent_url as string,
+      skill_id: raw.skill_id as string,
+      prompt: raw.prompt as string,
+      max_cost_usd: cost as number | undefined,
+      auth_secret: authSecret as string | undefined,
+    },
   };
 }
 

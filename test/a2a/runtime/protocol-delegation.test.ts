@@ -31,11 +31,7 @@ describe('A2A delegation within one Paddock (runc)', () => {
   let cardUrl: string;
 
   beforeAll(async () => {
-    t = await startApp(
-      'sqlite',
-      { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50', PADDOCK_ALLOW_PRIVATE_WEBHOOKS: 'true', PADDOCK_ALLOW_HTTP_WEBHOOKS: 'true' },
-      { runtime: 'runc' },
-    );
+    t = await startApp('sqlite', { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50', PADDOCK_ALLOW_PRIVATE_WEBHOOKS: 'true', PADDOCK_ALLOW_HTTP_WEBHOOKS: 'true' }, { runtime: 'runc' });
     key = (await t.signupOnPlan('enterprise')).key;
     const pipeline = await createPipeline(t.url, key, { stages: [{ name: 'shout', type: 'command', template: 'python-311', command: `python3 -c '${SHOUT.replaceAll("'", "'\\''")}'` }] });
     agent = await registerAgent(t.url, key, { pipeline_id: pipeline.id, skills: [SKILL], public: true });
@@ -46,7 +42,7 @@ describe('A2A delegation within one Paddock (runc)', () => {
     await t?.close();
   });
 
-  it("answers SendMessage with the completed task and its output as an artifact", async () => {
+  it('answers SendMessage with the completed task and its output as an artifact', async () => {
     const client = await v1Client(cardUrl, key);
     const task = (await client.sendMessage(sendRequest(textMessage('quiet words')))) as Task;
     expect(task.status?.state, JSON.stringify(task.status)).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -86,7 +82,10 @@ describe('A2A delegation within one Paddock (runc)', () => {
 
   it('refuses an auth_secret that is not a secret name, or names no secret, when the pipeline is saved', async () => {
     const save = (auth_secret: string) =>
-      t.request('POST', '/v1/pipelines', { token: key, body: { name: `auth-${Math.random()}`, stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x', auth_secret } }] } });
+      t.request('POST', '/v1/pipelines', {
+        token: key,
+        body: { name: `auth-${Math.random()}`, stages: [{ name: 'delegate', type: 'a2a', config: { agent_url: cardUrl, skill_id: 'shout', prompt: 'x', auth_secret } }] },
+      });
     const badName = await save('not a name');
     expect(badName.status).toBe(400);
     expect(badName.body.field).toBe('body.stages[0].config.auth_secret');
