@@ -183,6 +183,21 @@ describe.each(BACKENDS)('A2A protocol on %s', (backend) => {
       await expect(client.sendMessage(sendRequest(textMessage('again', { taskId: waiting.id })))).rejects.toThrow(/ended/);
     });
 
+    it('takes several turns: each answer runs on to the next question, then to the end', async () => {
+      const twoQuestions = await registerAgent(t.url, key, {
+        skills: [TEXT_SKILL],
+        pipeline_id: (await createPipeline(t.url, key, { stages: [ASK, { name: 'again', type: 'await_approval', config: { message: 'which branch?' }, depends_on: ['ask'] }] })).id,
+      });
+      const client = await v1Client(endpoint(twoQuestions), key, binding);
+      const first = (await client.sendMessage(sendRequest(textMessage('start')))) as Task;
+      expect(first.status?.message?.parts[0].content).toEqual({ $case: 'text', value: 'which repository?' });
+      const second = (await client.sendMessage(sendRequest(textMessage('paddock', { taskId: first.id })))) as Task;
+      expect(second.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(second.status?.message?.parts[0].content).toEqual({ $case: 'text', value: 'which branch?' });
+      const done = (await client.sendMessage(sendRequest(textMessage('main', { taskId: first.id })))) as Task;
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
+
     it('streams the task, then its status updates until input is required, and again after the answer', async () => {
       const client = await v1Client(endpoint(asking), key, binding);
       const first = await collect(client.sendMessageStream(sendRequest(textMessage('start', { metadata: { skill_id: 'chat' } }))));

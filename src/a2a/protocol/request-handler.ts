@@ -27,7 +27,7 @@ import { protocolError } from './errors.js';
 import { fromA2aParts, inputFor, skillFor, statusOf, toA2aArtifact, toA2aTask } from './mapping.js';
 import type { PushConfigStore, StoredPushConfig } from './push-configs.js';
 import { toA2aConfig } from './push-configs.js';
-import { endsStream, followTask, lastSequence } from './task-follow.js';
+import { followTask, lastSequence, waitForStop } from './task-follow.js';
 
 /** How long a blocking SendMessage waits for the task to end or need input before answering with the task as it is. */
 export const SEND_MESSAGE_WAIT_MS = 60_000;
@@ -64,20 +64,17 @@ export class AgentRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    const after = await this.sequenceBefore(params);
     const task = await this.startOrAnswer(params);
     if (params.configuration?.returnImmediately) return this.a2aTask(task.id);
+    // Judged on the log after the request, so an answered task still shown waiting for input is not taken as done.
     const deadline = AbortSignal.any([AbortSignal.timeout(SEND_MESSAGE_WAIT_MS), abortSignalOf(context)]);
-    let current = task;
-    while (!endsStream(current.status) && !deadline.aborted) {
-      await this.deps.signals.next(task.id, 1000, deadline);
-      current = await this.call(() => this.deps.tasks.get(this.accountId, task.id));
-    }
+    await this.call(() => waitForStop(this.deps, this.accountId, task.id, after, deadline));
     return this.a2aTask(task.id);
   }
 
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    const answering = Boolean(params.message?.taskId);
-    const after = answering ? await this.call(() => lastSequence(this.deps.tasks, this.accountId, params.message!.taskId)) : 0;
+    const after = await this.sequenceBefore(params);
     const task = await this.startOrAnswer(params);
     // The task as the request left it (a new one `submitted`), then every event after that point in order.
     yield { payload: { $case: 'task', value: await this.a2aTaskOf(task, { withArtifacts: true }) } };
@@ -139,6 +136,12 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
     await this.ownTask(params.taskId);
     if (!(await this.deps.pushConfigs.delete(this.accountId, params.taskId, params.id))) throw new TaskNotFoundError(`push-notification config ${params.id} of task ${params.taskId} not found`);
+  }
+
+  /** Where the log stood before this request: 0 for a new task, the last sequence of the task a message answers. */
+  private async sequenceBefore(params: SendMessageRequest): Promise<number> {
+    const taskId = params.message?.taskId;
+    return taskId ? this.call(() => lastSequence(this.deps.tasks, this.accountId, taskId)) : 0;
   }
 
   /** A new task for the message, or — when it names a task waiting for input — the answer to it. Then its push config, if asked for. */

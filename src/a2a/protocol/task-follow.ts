@@ -64,3 +64,16 @@ export async function* followTask(
     if (events.length < EVENTS_PAGE) await deps.signals.next(task.id, REREAD_INTERVAL_MS, signal);
   }
 }
+
+/** Resolves once the log after `afterSequence` holds a status that ends a stream, or when `signal` aborts. */
+export async function waitForStop(deps: { tasks: TaskService; signals: TaskSignals }, accountId: string, taskId: string, afterSequence: number, signal: AbortSignal): Promise<void> {
+  let after = afterSequence;
+  while (!signal.aborted) {
+    const events = await deps.tasks.events(accountId, taskId, after, EVENTS_PAGE);
+    for (const event of events) {
+      after = event.sequence;
+      if (event.kind === 'status' && endsStream(event.data.status as TaskStatus)) return;
+    }
+    if (events.length < EVENTS_PAGE) await deps.signals.next(taskId, REREAD_INTERVAL_MS, signal);
+  }
+}
