@@ -242,9 +242,13 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     computeCostOf: (ids) => meter.computeCostUsd(ids),
     extraExecutors: {
       eval: createEvalStage({ evals }),
-      a2a: createA2aStage({ policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks } }),
+      a2a: createA2aStage({
+        policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks },
+        secretValue: async (accountId, name) => (await secrets.values(accountId, [name], 'config.auth_secret'))[name],
+      }),
     },
     observers: [a2aCore.follower],
+    missingSecrets: (accountId, names) => secrets.missing(accountId, names),
   });
 
   const a2a = await registerA2a(app, {

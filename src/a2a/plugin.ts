@@ -5,12 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Principal } from '../core/access.js';
 import type { Storage } from '../core/db/database.js';
+import type { Outbox } from '../core/outbox/outbox.js';
 import type { LimiterFactory } from '../core/rate-limit.js';
 import type { PipelinesFeature } from '../pipelines/plugin.js';
 import { discoveryRoutes } from './agents/discovery-routes.js';
 import { agentRoutes } from './agents/routes.js';
+import { registerA2aProtocol } from './protocol/plugin.js';
 import { AgentService, type AgentPipelines } from './agents/service.js';
-import type { Outbox } from '../core/outbox/outbox.js';
 import { registerTaskStream } from './stream/plugin.js';
 import type { StreamSlots } from './stream/slots.js';
 import { registerTaskWebhooks } from './webhooks/plugin.js';
@@ -58,7 +59,7 @@ export interface A2aOptions {
   storage: Storage;
   /** The pipelines feature's PipelineService. */
   pipelines: AgentPipelines;
-  /** Durable deliveries (task webhooks). */
+  /** Durable deliveries: task webhooks and A2A push notifications. */
   outbox: Outbox;
   /** The accounts feature's: the principal behind a bearer credential (discovery's optional key), or null. */
   authenticate(credential: string): Promise<Principal | null>;
@@ -101,5 +102,7 @@ export async function registerA2a(app: FastifyInstance, options: A2aOptions): Pr
   const taskWebhooks = await registerTaskWebhooks(app, { config: options.config, db, outbox: options.outbox });
   core.publishers.add(taskWebhooks.publisher);
   const streamSlots = await registerTaskStream(app, { tasks, signals: core.signals, heartbeatMs: options.config.a2aStreamHeartbeatMs });
+  const { config, storage, outbox, authenticate } = options;
+  core.publishers.add(await registerA2aProtocol(app, { config, storage, outbox, tasks, agents, signals: core.signals, authenticate }));
   return { agents, tasks, signals: core.signals, publishers: core.publishers, taskWebhooks: taskWebhooks.service, streamSlots };
 }

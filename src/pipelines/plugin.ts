@@ -17,7 +17,7 @@ import { runRoutes } from './run-routes.js';
 import { pipelineRoutes } from './routes.js';
 import { runCostUsd, runTrust, type ComputeCostOf, type RunSessionTotals } from './runs/cost-and-trust.js';
 import { RunService } from './runs/service.js';
-import { PipelineService } from './service.js';
+import { PipelineService, type MissingSecrets } from './service.js';
 import { commandExecutor } from './stages/command.js';
 import { gateExecutor } from './stages/gate.js';
 import type { StageExecutors } from './stages/registry.js';
@@ -59,6 +59,8 @@ export interface PipelineOptions {
   bridgeAddress?: () => string | null;
   /** Follow every run's lifecycle events inside their transitions' transactions (agent delegation's tasks); default: none. */
   observers?: RunObserver[];
+  /** The secrets feature's: which account secret names do not exist (a2a stages' `auth_secret`, checked at save); default: none missing. */
+  missingSecrets?: MissingSecrets;
 }
 
 async function principalFor(options: PipelineOptions, accountId: string): Promise<Principal> {
@@ -126,7 +128,7 @@ export function buildStageExecutors(options: PipelineOptions, transitions: Trans
 
 export async function registerPipelines(app: FastifyInstance, options: PipelineOptions): Promise<PipelinesFeature> {
   const { db, sqlDialect: dialect } = options.storage;
-  const pipelines = new PipelineService(db);
+  const pipelines = new PipelineService(db, options.missingSecrets);
   const state = new StateService(db, dialect);
   const transitions = new Transitions(db, dialect, state, approvalNotifier(options.notifications), options.sessions, options.events, options.observers);
   const { pipelines: settings } = options.config;

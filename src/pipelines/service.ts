@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../core/db/database.js';
 import type { Database } from '../core/db/schema.js';
-import { Conflict, NotFound } from '../core/errors.js';
+import { Conflict, Invalid, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { PipelineDefinition, PipelineDraft, StageDraft } from './definition/types.js';
@@ -30,12 +30,28 @@ export function parseVersion(row: store.VersionRow): PipelineDefinition {
   return { description: row.description, stages: JSON.parse(row.stages), defaults: JSON.parse(row.defaults) };
 }
 
+/** The secrets feature's: which of the account's secret names do not exist. */
+export type MissingSecrets = (accountId: string, names: string[]) => Promise<string[]>;
+
 export class PipelineService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly missingSecrets: MissingSecrets = async () => [],
+  ) {}
+
+  /** a2a stages' `auth_secret` must name an existing account secret when the pipeline is saved. */
+  private async checkSecrets(accountId: string, stages: PipelineDraft['stages']): Promise<void> {
+    const named = stages.flatMap((stage, index) => (stage.type === 'a2a' && typeof stage.config?.auth_secret === 'string' ? [{ index, name: stage.config.auth_secret }] : []));
+    if (!named.length) return;
+    const missing = new Set(await this.missingSecrets(accountId, [...new Set(named.map((one) => one.name))]));
+    const first = named.find((one) => missing.has(one.name));
+    if (first) throw new Invalid(`body.stages[${first.index}].config.auth_secret`, `names the secret ${first.name}, which does not exist (create it with PUT /v1/secrets/{name})`);
+  }
 
   async create(accountId: string, input: DefinitionInput) {
     const definition = draftOf(input);
     validateDefinition(definition);
+    await this.checkSecrets(accountId, definition.stages);
     const now = nowIso();
     const row: store.PipelineRow = { id: newId('pip'), account_id: accountId, name: input.name, status: 'active', version: 1, created_at: now, updated_at: now };
     const version = versionRow(row.id, 1, definition, now);
@@ -55,6 +71,7 @@ export class PipelineService {
     if (current.status === 'archived') throw new Conflict('the pipeline is archived');
     const definition = draftOf(input);
     validateDefinition(definition);
+    await this.checkSecrets(accountId, definition.stages);
     const now = nowIso();
     const version = versionRow(id, current.version + 1, definition, now);
     await this.db.transaction().execute(async (trx) => {

@@ -40,6 +40,13 @@ export class SecretService {
     if (!(await store.deleteSecret(this.db, accountId, name))) throw new NotFound('secret');
   }
 
+  /** The names among `names` the account has no secret for (nothing is decrypted). */
+  async missing(accountId: string, names: readonly string[]): Promise<string[]> {
+    if (!names.length) return [];
+    const rows = await store.findSecrets(this.db, accountId, names);
+    return names.filter((name) => !rows.some((row) => row.name === name));
+  }
+
   /** Decrypted values by name; `field` is named in the 400 when one does not exist. */
   async values(accountId: string, names: readonly string[], field = 'body.secrets'): Promise<Record<string, string>> {
     if (!names.length) return {};

@@ -16,7 +16,17 @@ interface Operation {
   doc: { security?: unknown[]; 'x-paddock-scopes'?: string[]; 'x-paddock-confidential'?: boolean };
 }
 
-const OPEN = [/^\/signup$/, /^\/login$/, /^\/healthz$/, /^\/readyz$/, /^\/openapi\.json$/, /^\/v1\/snapshot-downloads\/\{id\}$/, /^\/docs/, /^\/\.well-known\/agent/];
+const OPEN = [
+  /^\/signup$/,
+  /^\/login$/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/openapi\.json$/,
+  /^\/v1\/snapshot-downloads\/\{id\}$/,
+  /^\/docs/,
+  /^\/\.well-known\/agent/,
+  /^\/a2a\/\{agentId\}\/\.well-known\/agent-card\.json$/,
+];
 
 /** README "Scopes": `sandbox` reaches sandbox, port, file, exec, terminal and snapshot endpoints; `read` only GET on sandboxes (not their snapshots) and sessions; everything else (webhook endpoints among them: their secret is a credential) is `full` only. */
 function expectedScopes(method: string, path: string): Scope[] | 'open' {
@@ -51,8 +61,12 @@ const CONFIDENTIAL = new Set([
   'GET /v1/sessions/{id}/replay/summary',
 ]);
 
-// Agent-delegation routes answer `{error: {code, message, details}}`, the others `{error, code}`.
+// Agent-delegation routes answer `{error: {code, message, details}}`, the others `{error, code}`; the A2A
+// protocol endpoint answers in its binding's shape (JSON-RPC error or google.rpc.Status), the code as the
+// reason of an ErrorInfo in `data`/`details`.
 const isScopeDenial = (reply: Reply) => {
+  const a2aDetails = reply.body?.error?.data ?? (typeof reply.body?.error?.code === 'number' ? reply.body.error.details : undefined);
+  if (Array.isArray(a2aDetails)) return reply.status === 403 && /-scope key/.test(String(reply.body.error.message)) && a2aDetails.some((detail: any) => detail.reason === 'scope_denied');
   const coded = typeof reply.body?.error === 'object' && reply.body.error !== null;
   const message = coded ? reply.body.error.message : reply.body?.error;
   const code = coded ? reply.body.error.code : (reply.body?.code ?? 'scope_denied');

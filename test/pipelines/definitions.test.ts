@@ -85,6 +85,27 @@ describe.each(BACKENDS)('pipeline definitions on %s', (backend) => {
     expect(logs.body.error).toContain('query.attempt');
   });
 
+  it("takes an a2a stage's auth_secret only when it names a secret of the account, on create and on update", async () => {
+    const a2a = (auth_secret: string) => ({ name: 'delegate', type: 'a2a', config: { agent_url: 'https://agent.example', skill_id: 's', prompt: 'p', auth_secret } });
+    expect((await t.request('PUT', '/v1/secrets/AGENT_KEY', { token: key, body: { value: 'svc_sk_x' } })).status).toBe(201);
+    const saved = await createPipeline(t, key, { name: 'delegating', stages: [a2a('AGENT_KEY')] });
+    expect(saved.stages[0].config.auth_secret).toBe('AGENT_KEY');
+    for (const [name, why] of [
+      ['NOPE', /NOPE, which does not exist/],
+      ['no way', /must name an account secret/],
+    ] as const) {
+      const created = await t.request('POST', '/v1/pipelines', { token: key, body: { name: `delegating-${name.length}`, stages: [a2a(name)] } });
+      expect(created.status).toBe(400);
+      expect(created.body).toMatchObject({ field: 'body.stages[0].config.auth_secret', error: expect.stringMatching(why) });
+    }
+    // Another account's secret of that name does not count.
+    const other = await t.request('POST', '/v1/pipelines', { token: otherKey, body: { name: 'delegating', stages: [a2a('AGENT_KEY')] } });
+    expect(other.status).toBe(400);
+    const updated = await t.request('PUT', `/v1/pipelines/${saved.id}`, { token: key, body: { stages: [a2a('NOPE')] } });
+    expect(updated.status).toBe(400);
+    expect(updated.body.field).toBe('body.stages[0].config.auth_secret');
+  });
+
   it('answers 409 for a name already used in the account, but not in another account', async () => {
     await createPipeline(t, key, { name: 'same', stages: [gate] });
     const again = await t.request('POST', '/v1/pipelines', { token: key, body: { name: 'same', stages: [gate] } });

@@ -51,6 +51,8 @@ export type A2aConfig = {
   skill_id: string;
   prompt: string;
   max_cost_usd?: number;
+  /** The name of an account secret whose value is sent as `Authorization: Bearer <value>`. */
+  auth_secret?: string;
 };
 
 /** The config each stage type takes (command stages take none: the command is a stage field). */

@@ -102,8 +102,11 @@ const CONFIG_FIELDS: Record<StageDraft['type'], Record<string, FieldType>> = {
     store_result_in_state: 'boolean',
     result_state_key: 'string',
   },
-  a2a: { agent_url: 'string', skill_id: 'string', prompt: 'string', max_cost_usd: 'number' },
+  a2a: { agent_url: 'string', skill_id: 'string', prompt: 'string', max_cost_usd: 'number', auth_secret: 'string' },
 };
+
+/** Account secret names, as the secrets feature takes them (a2a `auth_secret`). */
+export const SECRET_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 function typeMatches(value: unknown, type: FieldType): boolean {
   switch (type) {
@@ -190,6 +193,9 @@ function validateConfig(stage: StageDraft, field: string): void {
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Invalid(`${field}.agent_url`, 'must be an http(s) URL');
       between('max_cost_usd', 0, Number.MAX_SAFE_INTEGER);
+      if (config.auth_secret !== undefined && !SECRET_NAME_PATTERN.test(config.auth_secret as string)) {
+        throw new Invalid(`${field}.auth_secret`, 'must name an account secret ([A-Za-z_][A-Za-z0-9_]*, up to 128 characters)');
+      }
       break;
     }
   }

@@ -3,12 +3,14 @@
 // followed (streamed, then polled if the stream ends early) to a terminal state, the remote task is
 // canceled when the stage is aborted or the agent's reported cost passes `max_cost_usd`, and the output
 // is stored in the run's state under `<stage name>_output`. Every request goes through the SSRF guard.
+// With `auth_secret`, every request (the card too) carries `Authorization: Bearer <that account secret's value>`.
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type AgentCard, type Message } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
 import { guardedFetch } from '../../core/net/outbound-fetch.js';
 import { applyStreamEvent, applyTask, INTERRUPTED_STATES, messageText, newProgress, stateName, TERMINAL_STATES, taskOutput, type TaskProgress } from './a2a-task.js';
+import { SECRET_NAME_PATTERN } from '../definition/validate.js';
 import { abortReason } from './abort-reason.js';
 import type { StageContext, StageExecutor, StageOutcome } from './contract.js';
 
@@ -17,6 +19,8 @@ export interface A2aStageDeps {
   policy: OutboundPolicy;
   /** Between polls of a task whose stream ended before a terminal state; default 1000. */
   pollIntervalMs?: number;
+  /** The secrets feature's: an account secret's value by name (throws naming it when it does not exist). */
+  secretValue?(accountId: string, name: string): Promise<string>;
 }
 
 export interface A2aStageConfig {
@@ -24,6 +28,8 @@ export interface A2aStageConfig {
   skill_id: string;
   prompt: string;
   max_cost_usd?: number;
+  /** The name of an account secret sent as `Authorization: Bearer <value>`. */
+  auth_secret?: string;
 }
 
 const CANCEL_TIMEOUT_MS = 5000;
@@ -42,15 +48,37 @@ export function parseA2aStageConfig(raw: Record<string, unknown>): { config: A2a
   }
   const cost = raw.max_cost_usd;
   if (cost !== undefined && !(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0)) return { problem: 'config.max_cost_usd must be a number >= 0' };
-  return { config: { agent_url: raw.agent_url as string, skill_id: raw.skill_id as string, prompt: raw.prompt as string, max_cost_usd: cost as number | undefined } };
+  const authSecret = raw.auth_secret;
+  if (authSecret !== undefined && !(typeof authSecret === 'string' && SECRET_NAME_PATTERN.test(authSecret))) {
+    return { problem: 'config.auth_secret must name an account secret ([A-Za-z_][A-Za-z0-9_]*, up to 128 characters)' };
+  }
+  return {
+    config: {
+      agent_url: raw.agent_url as string,
+      skill_id: raw.skill_id as string,
+      prompt: raw.prompt as string,
+      max_cost_usd: cost as number | undefined,
+      auth_secret: authSecret as string | undefined,
+    },
+  };
 }
 
 export function outputStateKey(stageName: string): string {
   return `${stageName}_output`;
 }
 
-function clientFactory(policy: OutboundPolicy): ClientFactory {
-  const fetchImpl = guardedFetch(policy, { userAgent: 'Paddock-A2A/1' });
+/** Every request with the bearer token, when there is one. */
+function withBearer(fetchImpl: typeof fetch, token: string | null): typeof fetch {
+  if (token === null) return fetchImpl;
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set('authorization', `Bearer ${token}`);
+    return fetchImpl(input, { ...init, headers });
+  };
+}
+
+function clientFactory(policy: OutboundPolicy, bearerToken: string | null): ClientFactory {
+  const fetchImpl = withBearer(guardedFetch(policy, { userAgent: 'Paddock-A2A/1' }), bearerToken);
   return new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
@@ -59,9 +87,11 @@ function clientFactory(policy: OutboundPolicy): ClientFactory {
   );
 }
 
-/** `agent_url` is the agent's base URL (card at /.well-known/agent-card.json) or the card's own URL. */
+/** `agent_url` is the agent's URL (its card at `<agent_url>/.well-known/agent-card.json`, as for a Paddock agent's `<base>/a2a/<id>`) or the card's own URL. */
 async function connect(factory: ClientFactory, agentUrl: string): Promise<Client> {
-  return new URL(agentUrl).pathname.endsWith('.json') ? factory.createFromUrl(agentUrl, '') : factory.createFromUrl(agentUrl);
+  if (new URL(agentUrl).pathname.endsWith('.json')) return factory.createFromUrl(agentUrl, '');
+  // The card path is resolved relative to the URL: without the slash its last segment would be dropped.
+  return factory.createFromUrl(agentUrl.endsWith('/') ? agentUrl : `${agentUrl}/`);
 }
 
 function userMessage(config: A2aStageConfig, context: StageContext): Message {
@@ -133,11 +163,20 @@ async function cancelRemote(client: Client, progress: TaskProgress, context: Sta
 }
 
 export function createA2aStage(deps: A2aStageDeps): StageExecutor {
-  const factory = clientFactory(deps.policy);
+  const unauthenticated = clientFactory(deps.policy, null);
   return async function runA2aStage(context: StageContext): Promise<StageOutcome> {
     const parsed = parseA2aStageConfig(context.config);
     if ('problem' in parsed) return { status: 'failed', error: parsed.problem };
     const { config } = parsed;
+    let factory = unauthenticated;
+    if (config.auth_secret) {
+      try {
+        if (!deps.secretValue) throw new Error('account secrets are not available to this server');
+        factory = clientFactory(deps.policy, await deps.secretValue(context.accountId, config.auth_secret));
+      } catch (error) {
+        return { status: 'failed', error: `a2a: config.auth_secret: ${(error as Error).message}` };
+      }
+    }
 
     let client: Client;
     let card: AgentCard;

@@ -35,18 +35,29 @@ function codedErrors(target: string): boolean {
   return target.startsWith('/v1/a2a') || target.startsWith('/.well-known/agent');
 }
 
+/** The A2A protocol endpoint (`/a2a/…`) answers its JSON-RPC or google.rpc.Status error (`error.message`) once routed, the server's `{error: string}` for a request refused before routing. */
+function errorBodyOk(target: string, body: any): boolean {
+  if (target.startsWith('/a2a/')) return typeof body?.error === 'string' || typeof body?.error?.message === 'string';
+  return codedErrors(target) ? typeof body?.error?.message === 'string' : typeof body?.error === 'string';
+}
+
+/** A2A's HTTP+JSON binding answers with its own JSON media type. */
+function jsonContentType(target: string, contentType: string): boolean {
+  return contentType.startsWith('application/json') || (target.startsWith('/a2a/') && contentType.startsWith('application/a2a+json'));
+}
+
 /** What is wrong with an answer, or null when it is what a malformed request deserves. */
 export function problemWith(request: FuzzRequest, answer: Answer): string | null {
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
   if (answer.status < 400) return null;
-  if (!answer.contentType.startsWith('application/json')) return `answered ${answer.status} with content-type "${answer.contentType}": ${answer.text.slice(0, 200)}`;
+  if (!jsonContentType(request.target, answer.contentType)) return `answered ${answer.status} with content-type "${answer.contentType}": ${answer.text.slice(0, 200)}`;
   let body: any;
   try {
     body = JSON.parse(answer.text);
   } catch {
     return `answered ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 200)}`;
   }
-  const ok = codedErrors(request.target) ? typeof body?.error?.message === 'string' : typeof body?.error === 'string';
+  const ok = errorBodyOk(request.target, body);
   if (!ok) return `answered ${answer.status} without the error body: ${answer.text.slice(0, 200)}`;
   // Fastify's own refusals ({error: "Bad Request", code: "FST_…", message, statusCode}) pass the check
   // above without naming the problem; they must go through the app's error mapping like the rest.
