@@ -37,6 +37,14 @@ A NUL character (U+0000) in a path id → 404 (no id holds one), in a query valu
 endpoints. Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds);
 over the limit → 429 with \`Retry-After\`.
 
+**Agent delegation limits.** Agent card discovery (\`/.well-known/agent.json\`, \`/.well-known/agent/{agentId}.json\`, an
+agent's \`agent-card.json\`): 100 per minute per client IP (PADDOCK_RATE_LIMIT_DISCOVERY). Task creation: the agent's
+\`rate_limit_rpm\` per agent. Task polling (\`GET /v1/a2a/tasks/{taskId}\`): 60 per minute per task. Streaming: one open
+\`/stream\` connection per task (a second → 409 \`stream_already_open\`). Cost: the agent's \`max_cost_per_task\` per task
+(reached → the task fails with \`budget_exceeded\`; a create that cannot fit → 402 \`budget_exceeded\`). Each of these 429s
+carries the limiter's own \`X-RateLimit-*\` headers. Per-account and per-agent counts (agents, skills, task webhooks, push
+configs) are listed on the operations that create them.
+
 **Idempotency.** Every authenticated POST and PUT (creating sandboxes, snapshots, API keys, secrets, pipelines and
 their versions, pipeline runs, eval scenarios, suites and runs, alert rules, ingested events, and the actions: exec,
 pause, resume, restore, cancel, approve, reject, resolve, …) takes an optional \`Idempotency-Key\` header (1-255
