@@ -113,6 +113,35 @@ export interface Config {
   a2aStreamHeartbeatMs: number;
   /** Where GET /metrics (Prometheus) is served (PADDOCK_METRICS_LISTEN), apart from the API port; null: not served. */
   metricsListen: ListenAddress | null;
+  billing: BillingConfig;
+}
+
+/** A plan's price and limits as configured; null means custom price (enterprise) or unlimited. */
+export interface PlanSettings {
+  priceUsdPerMonth: number | null;
+  concurrentSandboxes: number | null;
+  computeHoursPerMonth: number | null;
+}
+
+export interface BillingConfig {
+  /** `manual` (default): operators approve plan requests; `stripe`: Stripe Checkout, Portal and webhooks. */
+  provider: 'manual' | 'stripe';
+  /** Price and limits per plan (PADDOCK_PLAN_<PLAN>_PRICE_USD, _CONCURRENT_SANDBOXES, _COMPUTE_HOURS); request rates are rateLimitPerMinute. */
+  plans: Record<Plan, PlanSettings>;
+  /** Emails of operator accounts (PADDOCK_OPERATORS, comma-separated), besides the first account created. */
+  operators: string[];
+  /** How long a past-due subscription keeps its plan before the free plan's limits apply. */
+  graceDays: number;
+  /** Longest wait between two compute-quota checks of an account with running sandboxes (checks also happen when the quota is predicted to be reached). */
+  quotaCheckIntervalMs: number;
+  stripe: StripeConfig | null;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe price ids per paid plan; enterprise without one becomes a request to the operator. */
+  prices: { pro: string; team: string; enterprise: string | null };
 }
 
 export interface ListenAddress {
@@ -243,6 +272,62 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     warmPool: warmPool(env.PADDOCK_WARM_POOL),
     metricsListen: metricsListen(env.PADDOCK_METRICS_LISTEN),
     a2aStreamHeartbeatMs: integer('PADDOCK_A2A_STREAM_HEARTBEAT_MS', env.PADDOCK_A2A_STREAM_HEARTBEAT_MS, 15_000, 100, 300_000),
+    billing: billingConfig(env),
+  };
+}
+
+/** The spec's plans: free, pro 29 USD (10 concurrent, 100 h), team 99 USD (50, 500 h), enterprise custom and unlimited. */
+export const DEFAULT_PLAN_SETTINGS: Record<Plan, PlanSettings> = {
+  free: { priceUsdPerMonth: 0, concurrentSandboxes: 2, computeHoursPerMonth: 10 },
+  pro: { priceUsdPerMonth: 29, concurrentSandboxes: 10, computeHoursPerMonth: 100 },
+  team: { priceUsdPerMonth: 99, concurrentSandboxes: 50, computeHoursPerMonth: 500 },
+  enterprise: { priceUsdPerMonth: null, concurrentSandboxes: null, computeHoursPerMonth: null },
+};
+
+/** A limit that may be `unlimited` (or a price that may be `custom`): null then. */
+function limitOrNone(name: string, raw: string | undefined, fallback: number | null, word: 'unlimited' | 'custom'): number | null {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw.toLowerCase() === word) return null;
+  return decimal(name, raw, 0, 0, 1_000_000_000);
+}
+
+function billingConfig(env: Source): BillingConfig {
+  const plans = {} as Record<Plan, PlanSettings>;
+  for (const plan of PLANS) {
+    const prefix = `PADDOCK_PLAN_${plan.toUpperCase()}_`;
+    const defaults = DEFAULT_PLAN_SETTINGS[plan];
+    const concurrent = limitOrNone(`${prefix}CONCURRENT_SANDBOXES`, env[`${prefix}CONCURRENT_SANDBOXES`], defaults.concurrentSandboxes, 'unlimited');
+    if (concurrent !== null && !Number.isInteger(concurrent)) throw new ConfigError(`${prefix}CONCURRENT_SANDBOXES must be an integer or "unlimited", got "${concurrent}"`);
+    plans[plan] = {
+      priceUsdPerMonth: limitOrNone(`${prefix}PRICE_USD`, env[`${prefix}PRICE_USD`], defaults.priceUsdPerMonth, 'custom'),
+      concurrentSandboxes: concurrent,
+      computeHoursPerMonth: limitOrNone(`${prefix}COMPUTE_HOURS`, env[`${prefix}COMPUTE_HOURS`], defaults.computeHoursPerMonth, 'unlimited'),
+    };
+  }
+  const operators = (env.PADDOCK_OPERATORS ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter(Boolean);
+  for (const email of operators) if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new ConfigError(`PADDOCK_OPERATORS must be comma-separated emails, got "${email}"`);
+  const provider = oneOf('PADDOCK_BILLING_PROVIDER', env.PADDOCK_BILLING_PROVIDER, ['manual', 'stripe'] as const, 'manual');
+  let stripe: StripeConfig | null = null;
+  if (provider === 'stripe') {
+    const required = ['PADDOCK_STRIPE_SECRET_KEY', 'PADDOCK_STRIPE_WEBHOOK_SECRET', 'PADDOCK_STRIPE_PRICE_PRO', 'PADDOCK_STRIPE_PRICE_TEAM'];
+    const missing = required.filter((name) => !env[name]);
+    if (missing.length) throw new ConfigError(`PADDOCK_BILLING_PROVIDER=stripe needs ${missing.join(', ')}`);
+    stripe = {
+      secretKey: env.PADDOCK_STRIPE_SECRET_KEY!,
+      webhookSecret: env.PADDOCK_STRIPE_WEBHOOK_SECRET!,
+      prices: { pro: env.PADDOCK_STRIPE_PRICE_PRO!, team: env.PADDOCK_STRIPE_PRICE_TEAM!, enterprise: env.PADDOCK_STRIPE_PRICE_ENTERPRISE || null },
+    };
+  }
+  return {
+    provider,
+    plans,
+    operators,
+    graceDays: integer('PADDOCK_BILLING_GRACE_DAYS', env.PADDOCK_BILLING_GRACE_DAYS, 7, 0, 365),
+    quotaCheckIntervalMs: integer('PADDOCK_QUOTA_CHECK_INTERVAL_MS', env.PADDOCK_QUOTA_CHECK_INTERVAL_MS, 60_000, 10, 3_600_000),
+    stripe,
   };
 }
 

@@ -1,15 +1,24 @@
-// What each plan allows. Prices and compute hours land with billing; the concurrency limit is enforced now.
-import type { Plan } from '../config.js';
+// The plans, in one place: price, concurrency, compute hours and request rate per plan, from the
+// spec's defaults and the operator's overrides (config.billing.plans, config.rateLimitPerMinute).
+import type { Config } from '../config.js';
+import { PLANS, type Plan, type PlanCatalog, type PlanDefinition } from './contract.js';
 
-export interface PlanLimits {
-  /** Sandboxes not destroyed nor failed at once; null for unlimited. */
-  concurrentSandboxes: number | null;
-  computeHoursPerMonth: number | null;
-}
-
-export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { concurrentSandboxes: 2, computeHoursPerMonth: 10 },
-  pro: { concurrentSandboxes: 10, computeHoursPerMonth: 100 },
-  team: { concurrentSandboxes: 50, computeHoursPerMonth: 500 },
-  enterprise: { concurrentSandboxes: null, computeHoursPerMonth: null },
+const DESCRIPTIONS: Record<Plan, string> = {
+  free: 'No charge. For trying Paddock out.',
+  pro: 'For one engineer building an agent product.',
+  team: 'For a team running agents in production.',
+  enterprise: 'Custom price and compute, agreed with the operator of this server: unlimited sandboxes and compute hours unless the operator sets limits.',
 };
+
+export function createPlanCatalog(config: Pick<Config, 'billing' | 'rateLimitPerMinute'>): PlanCatalog {
+  const definitions = new Map<Plan, PlanDefinition>(
+    PLANS.map((plan) => {
+      const settings = config.billing.plans[plan];
+      return [plan, { plan, ...settings, requestsPerMinute: config.rateLimitPerMinute[plan], description: DESCRIPTIONS[plan] }];
+    }),
+  );
+  return {
+    get: (plan) => definitions.get(plan)!,
+    all: () => [...definitions.values()],
+  };
+}
