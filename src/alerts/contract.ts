@@ -12,13 +12,16 @@ export const ALERT_SEVERITY: Record<AlertType, AlertSeverity> = {
   trust_critical: 'critical',
   sandbox_error: 'error',
   idle_timeout: 'info',
+  quota_warning: 'warning',
+  quota_exceeded: 'critical',
+  payment_failed: 'error',
 };
 
 export interface RaiseAlert {
   accountId: string;
   type: AlertType;
   /** The thing the alert is about: at most one open alert exists per (type, resource). */
-  resource: { kind: 'sandbox' | 'session' | 'run'; id: string };
+  resource: { kind: 'sandbox' | 'session' | 'run' | 'account'; id: string };
   sandboxId: string | null;
   message: string;
   details?: Record<string, unknown>;

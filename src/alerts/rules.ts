@@ -4,8 +4,8 @@ import type { AlertType } from './contract.js';
 export const CHANNELS = ['email', 'chat_a', 'chat_b', 'webhook'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** What a rule's threshold measures: a fraction of the sandbox budget, a trust score, or nothing. */
-export type ThresholdUnit = 'budget_fraction' | 'trust_score' | null;
+/** What a rule's threshold measures: a fraction of the sandbox budget, a trust score, a fraction of the plan's monthly compute hours, or nothing. */
+export type ThresholdUnit = 'budget_fraction' | 'trust_score' | 'quota_fraction' | null;
 
 interface RuleDefault {
   threshold: number | null;
@@ -20,6 +20,9 @@ export const RULE_DEFAULTS: Record<AlertType, RuleDefault> = {
   trust_critical: { threshold: 50, unit: 'trust_score' },
   sandbox_error: { threshold: null, unit: null },
   idle_timeout: { threshold: null, unit: null },
+  quota_warning: { threshold: 0.8, unit: 'quota_fraction' },
+  quota_exceeded: { threshold: 1.0, unit: 'quota_fraction' },
+  payment_failed: { threshold: null, unit: null },
 };
 
 /** New rules send to every channel; a channel only delivers once the notification config enables it. */
@@ -32,6 +35,7 @@ export function thresholdProblem(type: AlertType, threshold: number | null): str
   if (threshold === null) return `is required for ${type} rules`;
   if (!Number.isFinite(threshold)) return 'must be a finite number';
   if (unit === 'budget_fraction' && (threshold < 0 || threshold > 1)) return `must be between 0.0 and 1.0 for ${type} (a fraction of the sandbox budget)`;
+  if (unit === 'quota_fraction' && (threshold < 0 || threshold > 1)) return `must be between 0.0 and 1.0 for ${type} (a fraction of the plan's monthly compute hours)`;
   if (unit === 'trust_score' && (threshold < 0 || threshold > 100)) return `must be between 0 and 100 for ${type} (a trust score; the alert is raised below it)`;
   return null;
 }

@@ -15,7 +15,8 @@ export const Alert = Type.Object(
     id: Type.String(),
     type: AlertTypeSchema,
     severity: StringEnum(ALERT_SEVERITIES, {
-      description: 'Fixed per type: budget_warning and trust_low warning; budget_critical, budget_exceeded and trust_critical critical; sandbox_error error; idle_timeout info.',
+      description:
+        'Fixed per type: budget_warning and trust_low warning; budget_critical, budget_exceeded and trust_critical critical; sandbox_error error; idle_timeout info; quota_warning warning, quota_exceeded critical, payment_failed error (account alerts from billing, sandbox_id null).',
     }),
     message: Type.String(),
     sandbox_id: Nullable(Type.String()),
@@ -38,9 +39,9 @@ export const AlertRule = Type.Object(
     enabled: Type.Boolean({ description: 'A disabled rule raises nothing: no alert, notification or delivery is recorded.' }),
     threshold: Type.Union([Type.Number(), Type.Null()], {
       description:
-        'Budget rules: a fraction of the sandbox budget, 0.0-1.0 (defaults 0.8, 0.95, 1.0). Trust rules: a trust score 0-100; the alert is raised when the score drops below it (defaults 70, 50). sandbox_error and idle_timeout: null.',
+        'Budget rules: a fraction of the sandbox budget, 0.0-1.0 (defaults 0.8, 0.95, 1.0). Trust rules: a trust score 0-100; the alert is raised when the score drops below it (defaults 70, 50). Quota rules: a fraction of the plan’s monthly compute hours, 0.0-1.0 (defaults 0.8, 1.0). sandbox_error, idle_timeout and payment_failed: null.',
     }),
-    threshold_unit: Type.Union([StringEnum(['budget_fraction', 'trust_score']), Type.Null()]),
+    threshold_unit: Type.Union([StringEnum(['budget_fraction', 'trust_score', 'quota_fraction']), Type.Null()]),
     channels: Type.Array(ChannelSchema, {
       description: 'Where alerts of this type are delivered besides the in-app notification; a channel delivers only once GET /v1/notifications/config enables it. Default: all four.',
     }),

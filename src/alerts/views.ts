@@ -11,6 +11,9 @@ export const ALERT_TITLES: Record<AlertType, string> = {
   trust_critical: 'Critical trust score',
   sandbox_error: 'Sandbox error',
   idle_timeout: 'Sandbox paused for inactivity',
+  quota_warning: 'Compute hours almost used',
+  quota_exceeded: 'Compute hours used up',
+  payment_failed: 'Payment failed',
 };
 
 export function alertView(row: AlertRow) {

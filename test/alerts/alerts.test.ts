@@ -201,6 +201,9 @@ describe.each(BACKENDS)('alert rules on %s', (backend) => {
       ['trust_critical', true, 50, 'trust_score', all],
       ['sandbox_error', true, null, null, all],
       ['idle_timeout', true, null, null, all],
+      ['quota_warning', true, 0.8, 'quota_fraction', all],
+      ['quota_exceeded', true, 1, 'quota_fraction', all],
+      ['payment_failed', true, null, null, all],
     ]);
     expect(list.every((r) => /^rul_/.test(r.id))).toBe(true);
     expect((await rules(key)).map((r) => r.id)).toEqual(list.map((r) => r.id));
@@ -211,7 +214,7 @@ describe.each(BACKENDS)('alert rules on %s', (backend) => {
     const lists = await Promise.all([...Array.from({ length: 6 }, () => rules(key)), t.services.alerts.thresholds(account.id).then(() => rules(key))]);
     for (const list of lists) expect(list.map((r) => r.id)).toEqual(lists[0].map((r) => r.id));
     const stored = await t.storage.db.selectFrom('alert_rules').select('id').where('account_id', '=', account.id).execute();
-    expect(stored).toHaveLength(7);
+    expect(stored).toHaveLength(10);
   });
 
   it('updates enabled, threshold and channels, answers the rule, and exposes thresholds to other features', async () => {
