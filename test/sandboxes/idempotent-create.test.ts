@@ -11,6 +11,14 @@ const TEMPLATE = 'python-311';
 const EXEMPT = new Set([
   'post /v1/sandboxes/{id}/exec/stream', // answered as a stream while the command runs: nothing to keep
   'put /v1/sandboxes/{id}/files/content', // a raw body; writing the same bytes twice is harmless
+  // The A2A protocol binding answers in A2A's own shapes (JSON-RPC and HTTP+JSON error bodies, streams for
+  // message/stream and SendStreamingMessage); A2A clients retry by reading the task (GetTask), not with
+  // Idempotency-Key, so these routes neither read nor list the header.
+  'post /a2a/{agentId}',
+  'post /a2a/{agentId}/message:send',
+  'post /a2a/{agentId}/message:stream',
+  'post /a2a/{agentId}/tasks/{ref}',
+  'post /a2a/{agentId}/tasks/{taskId}/pushNotificationConfigs',
 ]);
 
 describe.each(BACKENDS)('idempotent sandbox creates on runc with %s', (backend) => {
