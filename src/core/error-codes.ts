@@ -55,6 +55,14 @@ export const ERROR_CODES = {
   skill_not_found: { status: 400, meaning: 'Agent delegation: the agent has no skill with this id.' },
   invalid_input: { status: 400, meaning: "Agent delegation: the task input does not match the skill's input_schema; `details.errors` lists where." },
   budget_exceeded: { status: 402, meaning: "Agent delegation: the task would exceed its cost limit (the agent's max_cost_per_task)." },
+  webhook_signature_invalid: {
+    status: 400,
+    meaning: "Billing: the payment provider's webhook signature (Stripe-Signature) is missing, malformed, too old or does not match the body; nothing was changed.",
+  },
+  payment_provider_error: {
+    status: 502,
+    meaning: 'Billing: the payment provider (Stripe) refused the call or could not be reached; the message says which. Nothing was changed here: retry, or fix what it names.',
+  },
   internal_error: { status: 500, meaning: 'An unexpected failure on the server; nothing about it is disclosed.' },
   shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
   runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },
