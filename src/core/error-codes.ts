@@ -39,6 +39,12 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'Agent delegation: the task already has an open stream (one connection per task); close it, or wait until it disconnects, then reconnect with Last-Event-ID.',
   },
+  subscription_state_conflict: {
+    status: 409,
+    meaning: "Billing: the subscription's state does not allow this change (canceling the free plan, marking it past due); the message names both states.",
+  },
+  operator_only: { status: 403, meaning: "Billing: only an operator of this server (config's PADDOCK_OPERATORS, or the first account) may do this." },
+  self_plan_change: { status: 403, meaning: 'Billing: nobody raises their own plan; an operator cannot approve their own plan request nor set their own plan.' },
   idempotency_conflict: { status: 422, meaning: 'This Idempotency-Key was used with another request (method, path or body).' },
   idempotency_in_progress: { status: 409, meaning: 'A request with this Idempotency-Key is still being processed: retry later.' },
   not_acceptable: { status: 406, meaning: 'The Accept header names no media type the endpoint answers (the task stream answers text/event-stream).' },

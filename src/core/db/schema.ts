@@ -6,6 +6,7 @@
 import type { Generated } from 'kysely';
 import type { Scope } from '../access.js';
 import type { A2aAgentsTable, A2aPushConfigsTable, A2aTaskArtifactsTable, A2aTaskEventsTable, A2aTaskMessagesTable, A2aTasksTable, A2aWebhooksTable } from './a2a-tables.js';
+import type { BillingPlanRequestsTable, BillingSubscriptionsTable } from './billing-tables.js';
 import type { BillingProviderEventsTable } from './billing-provider-tables.js';
 import type {
   Plan,
@@ -472,6 +473,8 @@ export interface Database {
   a2a_task_artifacts: A2aTaskArtifactsTable;
   a2a_webhooks: A2aWebhooksTable;
   a2a_push_configs: A2aPushConfigsTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_plan_requests: BillingPlanRequestsTable;
   billing_provider_events: BillingProviderEventsTable;
 }
 
