@@ -63,3 +63,19 @@ export function subscriptionOf(row: SubscriptionRow): Subscription {
     updatedAt: row.updated_at,
   };
 }
+
+/** The earliest moment a row becomes due (as dueAccounts judges), or null when none will. */
+export async function nextDueAt(db: Db): Promise<string | null> {
+  const period = await db
+    .selectFrom('billing_subscriptions')
+    .select((eb) => eb.fn.min('current_period_end').as('at'))
+    .where((eb) => eb.or([eb('provider', '=', 'manual'), eb('plan', '=', 'free'), eb('cancel_at_period_end', '=', 1)]))
+    .executeTakeFirst();
+  const grace = await db
+    .selectFrom('billing_subscriptions')
+    .select((eb) => eb.fn.min('grace_ends_at').as('at'))
+    .where('status', '=', 'past_due')
+    .executeTakeFirst();
+  const times = [period?.at, grace?.at].filter((at): at is string => typeof at === 'string');
+  return times.length ? times.sort()[0] : null;
+}

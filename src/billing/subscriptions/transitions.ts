@@ -25,7 +25,7 @@ const EDGES: Record<Move, readonly SubscriptionState[]> = {
   scheduleCancel: PAID,
   // Ending what already ended is no change (a provider's late event, an operator setting free twice).
   endNow: ['free', ...PAID],
-  rollOver: ['free', 'active'],
+  rollOver: ['free', 'active', 'past_due'],
 };
 
 const TARGET: Record<Move, string> = {
@@ -58,22 +58,27 @@ export class SubscriptionTransitions implements Contract {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** `inside` writes in the same transaction what caused the activation (an operator's decision on a plan request). */
   activate(
     accountId: string,
     change: { plan: Plan; provider: BillingProviderName; period: Period; providerCustomerId?: string | null; providerSubscriptionId?: string | null },
-    nowMs = this.clock(),
+    options: { nowMs?: number; inside?: (trx: Tx) => Promise<void> } = {},
   ): Promise<Subscription> {
-    return this.move(accountId, 'activate', nowMs, async (current) => ({
-      plan: change.plan,
-      status: 'active',
-      provider: change.provider,
-      current_period_start: change.period.start,
-      current_period_end: change.period.end,
-      cancel_at_period_end: 0,
-      grace_ends_at: null,
-      provider_customer_id: change.providerCustomerId === undefined ? current.provider_customer_id : change.providerCustomerId,
-      provider_subscription_id: change.providerSubscriptionId === undefined ? current.provider_subscription_id : change.providerSubscriptionId,
-    }));
+    if (change.plan === 'free') return this.endNow(accountId, 'the free plan was activated', options.nowMs);
+    return this.move(accountId, 'activate', options.nowMs ?? this.clock(), async (current, trx) => {
+      await options.inside?.(trx);
+      return {
+        plan: change.plan,
+        status: 'active',
+        provider: change.provider,
+        current_period_start: change.period.start,
+        current_period_end: change.period.end,
+        cancel_at_period_end: 0,
+        grace_ends_at: null,
+        provider_customer_id: change.providerCustomerId === undefined ? current.provider_customer_id : change.providerCustomerId,
+        provider_subscription_id: change.providerSubscriptionId === undefined ? current.provider_subscription_id : change.providerSubscriptionId,
+      };
+    });
   }
 
   renew(accountId: string, change: { period: Period; plan?: Plan; cancelAtPeriodEnd?: boolean }, nowMs = this.clock()): Promise<Subscription> {
@@ -116,20 +121,25 @@ export class SubscriptionTransitions implements Contract {
 
   /** The free plan from now on, on the calendar month; the row stays (with its provider customer). */
   endNow(accountId: string, _reason: string, nowMs = this.clock()): Promise<Subscription> {
-    return this.move(accountId, 'endNow', nowMs, async (current) => {
-      if (stateOf(subscriptionFromRow(current)) === 'free') return {};
-      const month = calendarMonthOf(nowMs);
-      return { plan: 'free', status: 'active', current_period_start: month.start, current_period_end: month.end, cancel_at_period_end: 0, grace_ends_at: null, provider_subscription_id: null };
-    });
+    return this.move(accountId, 'endNow', nowMs, async (current) => endChanges(current, nowMs));
   }
 
   /** A manual (or free) period that ended moves on to the calendar month containing `nowMs`. */
   rollOver(accountId: string, nowMs = this.clock()): Promise<Subscription> {
-    return this.move(accountId, 'rollOver', nowMs, async (current) => {
-      if (Date.parse(current.current_period_end) > nowMs) return {};
-      const month = calendarMonthOf(nowMs);
-      return { current_period_start: month.start, current_period_end: month.end };
-    });
+    return this.move(accountId, 'rollOver', nowMs, async (current) => rollChanges(current, nowMs));
+  }
+
+  /**
+   * What the clock decides, judged under the account's lock: a grace period or a canceled period that
+   * ran out ends the subscription, a manual or free period that ended rolls over (see dueMoveOf).
+   */
+  settleDue(accountId: string, nowMs = this.clock()): Promise<Subscription> {
+    return this.move(
+      accountId,
+      (current) => dueMoveOf(current, nowMs),
+      nowMs,
+      async (current) => (dueMoveOf(current, nowMs) === 'endNow' ? endChanges(current, nowMs) : rollChanges(current, nowMs)),
+    );
   }
 
   accountOfCustomer(provider: BillingProviderName, customerId: string): Promise<string | null> {
@@ -147,11 +157,19 @@ export class SubscriptionTransitions implements Contract {
     });
   }
 
-  private async move(accountId: string, move: Move, nowMs: number, decide: (current: store.SubscriptionRow, trx: Tx) => Promise<Partial<store.SubscriptionRow>>): Promise<Subscription> {
+  /** `which` names the move, or picks it from the row under the lock (null: nothing to do). */
+  private async move(
+    accountId: string,
+    which: Move | ((current: store.SubscriptionRow) => Move | null),
+    nowMs: number,
+    decide: (current: store.SubscriptionRow, trx: Tx) => Promise<Partial<store.SubscriptionRow>>,
+  ): Promise<Subscription> {
     const plan = await this.planWithoutRow(accountId);
     return inTransaction(this.db, async (trx) => {
       await this.dialect.lockKey(trx, lockKeyOf(accountId));
       const current = await this.ensureRow(trx, accountId, plan, nowMs);
+      const move = typeof which === 'string' ? which : which(current);
+      if (move === null) return store.subscriptionOf(current);
       const from = stateOf(subscriptionFromRow(current));
       if (!EDGES[move].includes(from)) {
         throw new Conflict(`the subscription is ${from === 'free' ? 'on the free plan' : from}; it cannot move to ${TARGET[move]}`, 'subscription_state_conflict');
@@ -198,6 +216,27 @@ export class SubscriptionTransitions implements Contract {
     await store.insertSubscription(trx, row);
     return row;
   }
+}
+
+/** What the clock asks of this row at `nowMs`: end it, roll its period over, or nothing (a paid stripe period moves with the provider's events). */
+export function dueMoveOf(row: store.SubscriptionRow, nowMs: number): 'endNow' | 'rollOver' | null {
+  if (row.status === 'past_due' && row.grace_ends_at !== null && Date.parse(row.grace_ends_at) <= nowMs) return 'endNow';
+  if (Date.parse(row.current_period_end) > nowMs) return null;
+  if (row.cancel_at_period_end === 1) return 'endNow';
+  if (row.provider === 'manual' || row.plan === 'free') return 'rollOver';
+  return null;
+}
+
+function endChanges(current: store.SubscriptionRow, nowMs: number): Partial<store.SubscriptionRow> {
+  if (current.plan === 'free') return {};
+  const month = calendarMonthOf(nowMs);
+  return { plan: 'free', status: 'active', current_period_start: month.start, current_period_end: month.end, cancel_at_period_end: 0, grace_ends_at: null, provider_subscription_id: null };
+}
+
+function rollChanges(current: store.SubscriptionRow, nowMs: number): Partial<store.SubscriptionRow> {
+  if (Date.parse(current.current_period_end) > nowMs) return {};
+  const month = calendarMonthOf(nowMs);
+  return { current_period_start: month.start, current_period_end: month.end };
 }
 
 function subscriptionFromRow(row: store.SubscriptionRow): Pick<Subscription, 'plan' | 'status'> {
