@@ -46,7 +46,14 @@ describe.each(BACKENDS)('billing with stripe on %s', (backend) => {
     expect(api.to('POST', '/v1/customers').filter((request) => request.body['metadata[account_id]'] === account.id)).toHaveLength(1);
     expect(customer).toMatch(/^cus_/);
     const start = Math.floor(Date.now() / 1000) - 60;
-    const subscription = stripeSubscription({ id: `sub_test${++subscriptionCounter}`, customer, price: `price_${plan}`, periodStart: start, periodEnd: start + 30 * DAY, metadata: { account_id: account.id, plan } });
+    const subscription = stripeSubscription({
+      id: `sub_test${++subscriptionCounter}`,
+      customer,
+      price: `price_${plan}`,
+      periodStart: start,
+      periodEnd: start + 30 * DAY,
+      metadata: { account_id: account.id, plan },
+    });
     api.subscriptions.set(subscription.id, subscription);
     const completed = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', {
       id: `cs_test_${subscription.id}`,
@@ -87,7 +94,12 @@ describe.each(BACKENDS)('billing with stripe on %s', (backend) => {
     // Asked again (the user came back from Checkout without paying): the same customer.
     expect((await t.request('POST', '/v1/billing/checkout', { token: key, body: { plan: 'team' } })).status).toBe(200);
     expect(api.to('POST', '/v1/customers').filter((request) => request.body['metadata[account_id]'] === account.id)).toHaveLength(1);
-    expect(api.to('POST', '/v1/checkout/sessions').filter((request) => request.body.client_reference_id === account.id).map((request) => request.body.customer)).toEqual([customer, customer]);
+    expect(
+      api
+        .to('POST', '/v1/checkout/sessions')
+        .filter((request) => request.body.client_reference_id === account.id)
+        .map((request) => request.body.customer),
+    ).toEqual([customer, customer]);
     // Still free until Stripe reports the payment.
     expect(await subscriptionOf(key)).toMatchObject({ plan: 'free', status: 'active' });
   });
@@ -139,7 +151,11 @@ describe.each(BACKENDS)('billing with stripe on %s', (backend) => {
       expect(reply.body.error).toContain('Stripe-Signature');
     }
     const missing = await t.request('POST', '/v1/billing/stripe/webhook', { raw: completed.payload, contentType: 'application/json' });
-    expect({ status: missing.status, code: missing.body.code, error: missing.body.error }).toEqual({ status: 400, code: 'webhook_signature_invalid', error: 'Stripe-Signature header is missing: the event was not taken' });
+    expect({ status: missing.status, code: missing.body.code, error: missing.body.error }).toEqual({
+      status: 400,
+      code: 'webhook_signature_invalid',
+      error: 'Stripe-Signature header is missing: the event was not taken',
+    });
 
     expect(await subscriptionOf(key)).toMatchObject({ plan: 'free', status: 'active' });
     expect((await t.request('GET', '/v1/account', { token: key })).body.plan).toBe('free');
@@ -192,7 +208,12 @@ describe.each(BACKENDS)('billing with stripe on %s', (backend) => {
 
     subscription.cancel_at_period_end = true;
     expect((await deliver(signedEvent(WEBHOOK_SECRET, 'customer.subscription.updated', subscription))).status).toBe(200);
-    expect(await subscriptionOf(key)).toMatchObject({ plan: 'team', status: 'canceled', cancel_at_period_end: true, effective_at: new Date(subscription.items.data[0].current_period_end * 1000).toISOString() });
+    expect(await subscriptionOf(key)).toMatchObject({
+      plan: 'team',
+      status: 'canceled',
+      cancel_at_period_end: true,
+      effective_at: new Date(subscription.items.data[0].current_period_end * 1000).toISOString(),
+    });
     expect(customer).toMatch(/^cus_/);
   });
 
@@ -261,7 +282,12 @@ describe.each(BACKENDS)('billing with stripe on %s', (backend) => {
       parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_nobody', metadata: {} } },
     });
     expect((await deliver(stranger)).status).toBe(200);
-    const recorded = await t.storage.db.selectFrom('billing_provider_events').select(['event_id', 'type', 'account_id', 'processed_at']).where('event_id', 'in', [other.id, stranger.id]).orderBy('type').execute();
+    const recorded = await t.storage.db
+      .selectFrom('billing_provider_events')
+      .select(['event_id', 'type', 'account_id', 'processed_at'])
+      .where('event_id', 'in', [other.id, stranger.id])
+      .orderBy('type')
+      .execute();
     expect(recorded).toEqual([
       { event_id: other.id, type: 'charge.succeeded', account_id: null, processed_at: expect.any(String) },
       { event_id: stranger.id, type: 'invoice.payment_failed', account_id: null, processed_at: expect.any(String) },
