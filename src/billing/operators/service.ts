@@ -8,7 +8,6 @@ import { Forbidden, NotFound } from '../../core/errors.js';
 import type { AccountPlans, BillingAccount, Plan, Subscription } from '../contract.js';
 import type { PlanRequests, PlanRequestView } from '../plan-requests/service.js';
 import { calendarMonthOf } from '../subscriptions/periods.js';
-import type { SubscriptionService } from '../subscriptions/service.js';
 import type { SubscriptionTransitions } from '../subscriptions/transitions.js';
 
 type AccountRecord = BillingAccount & { plan: Plan; createdAt: string };
@@ -39,7 +38,8 @@ export class OperatorService {
   constructor(
     private readonly accounts: OperatorDirectory,
     private readonly requests: PlanRequests,
-    private readonly subscriptions: SubscriptionService,
+    /** Stored subscriptions of these accounts (those without one are on their account's plan, active). */
+    private readonly subscriptionsOf: (accountIds: string[]) => Promise<Map<string, Subscription>>,
     private readonly transitions: SubscriptionTransitions,
     operatorEmails: readonly string[],
     private readonly clock: () => number = Date.now,
@@ -72,7 +72,7 @@ export class OperatorService {
   listAccounts(actor: Actor): Promise<OperatorAccountView[]> {
     return this.asOperator(actor, async () => {
       const [accounts, firstId] = await Promise.all([this.accounts.allAccounts(), this.accounts.firstAccountId()]);
-      const rows = await this.subscriptions.rowsOf(accounts.map((account) => account.id));
+      const rows = await this.subscriptionsOf(accounts.map((account) => account.id));
       return accounts.map((account) => ({
         id: account.id,
         email: account.email,

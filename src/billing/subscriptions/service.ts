@@ -22,6 +22,12 @@ export interface SubscriptionView {
   usage: { compute_hours: number; compute_cost_usd: number; llm_cost_usd: number; total_cost_usd: number; sandboxes_created: number };
 }
 
+/** Stored subscriptions of these accounts (operators list statuses); accounts without one are on their account's plan, active. */
+export async function storedSubscriptions(db: Db, accountIds: string[]): Promise<Map<string, Subscription>> {
+  const rows = await store.statusesOf(db, accountIds);
+  return new Map([...rows].map(([id, row]) => [id, store.subscriptionOf(row)]));
+}
+
 export class SubscriptionService {
   constructor(
     private readonly db: Db,
@@ -60,12 +66,6 @@ export class SubscriptionService {
   async currentPeriod(accountId: string, nowMs = this.clock()): Promise<Period> {
     const subscription = await this.current(accountId, nowMs);
     return { start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd };
-  }
-
-  /** Stored rows of these accounts (operators list statuses); accounts without one are free or on their own plan, active. */
-  async rowsOf(accountIds: string[]): Promise<Map<string, Subscription>> {
-    const rows = await store.statusesOf(this.db, accountIds);
-    return new Map([...rows].map(([id, row]) => [id, store.subscriptionOf(row)]));
   }
 
   async view(accountId: string, nowMs = this.clock()): Promise<SubscriptionView> {

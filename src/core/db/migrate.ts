@@ -18,6 +18,7 @@ import * as webhookEndpoints from './migrations/0015_webhook_endpoints.js';
 import * as a2a from './migrations/0016_a2a.js';
 import * as a2aTasks from './migrations/0017_a2a_tasks.js';
 import * as billing from './migrations/0018_billing.js';
+import * as billingQuota from './migrations/0019_billing_quota.js';
 import * as billingProviderEvents from './migrations/0020_billing_provider_events.js';
 
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016_a2a': a2a,
   '0017_a2a_tasks': a2aTasks,
   '0018_billing': billing,
+  '0019_billing_quota': billingQuota,
   '0020_billing_provider_events': billingProviderEvents,
 };
 
