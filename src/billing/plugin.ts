@@ -11,7 +11,7 @@ import { OperatorService, type OperatorDirectory } from './operators/service.js'
 import { operatorRoutes } from './operators/routes.js';
 import { createPlanCatalog } from './plans.js';
 import { PlanRequests } from './plan-requests/service.js';
-import { createBillingProvider } from './providers/index.js';
+import { createBillingProvider, registerProviderRoutes } from './providers/index.js';
 import { billingRoutes } from './routes.js';
 import { AccountBilling } from './subscriptions/account-billing.js';
 import { storedSubscriptions, SubscriptionService } from './subscriptions/service.js';
@@ -75,6 +75,7 @@ export async function registerBilling(app: FastifyInstance, deps: BillingDeps): 
     billingRoutes({ catalog: billing.catalog, provider: deps.config.billing.provider, publicUrl: deps.config.publicUrl, subscriptions: billing.subscriptions, actions: billing.actions }),
   );
   await app.register(operatorRoutes(billing.operators));
+  await registerProviderRoutes(app, { config: deps.config, requests: billing.requests, transitions: billing.transitions, db: deps.storage.db, subscriptions: billing.subscriptions, log: deps.log });
   app.addHook('onReady', async () => billing.sweeper.start());
   app.addHook('onClose', async () => billing.sweeper.stop());
   return billing;
