@@ -1,7 +1,7 @@
 // The Stripe provider against a local stand-in for Stripe's API: what it asks Stripe for checkout, the
 // portal and a cancel, and how Stripe's refusals come back (a 502 naming Stripe, nothing remembered).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StripeConfig } from '../../src/config.js';
+import { loadConfig, type StripeConfig } from '../../src/config.js';
 import type { BillingAccount, PaidPlan, Subscription } from '../../src/billing/contract.js';
 import { createStripeClient } from '../../src/billing/providers/stripe/client.js';
 import { createStripeProvider } from '../../src/billing/providers/stripe/provider.js';
@@ -170,5 +170,29 @@ describe('stripe provider', () => {
     const down = await refusal(unreachable.cancelAtPeriodEnd(freeSubscription({ plan: 'pro', providerCustomerId: 'cus_x', providerSubscriptionId: 'sub_x' })));
     expect({ status: down.statusCode, code: down.code }).toEqual({ status: 502, code: 'payment_provider_error' });
     expect(down.message).toBe('Stripe could not be reached while setting cancel_at_period_end: nothing was changed');
+  });
+});
+
+describe('stripe configuration', () => {
+  const stripeEnv = {
+    PADDOCK_DATA: '/tmp/paddock-config-test',
+    PADDOCK_BILLING_PROVIDER: 'stripe',
+    PADDOCK_STRIPE_SECRET_KEY: 'sk_test_x',
+    PADDOCK_STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    PADDOCK_STRIPE_PRICE_PRO: 'price_pro',
+    PADDOCK_STRIPE_PRICE_TEAM: 'price_team',
+  };
+
+  it('reads PADDOCK_STRIPE_API_URL as an origin, and Stripe’s own API without it', () => {
+    expect(loadConfig(stripeEnv).billing.stripe).toEqual({ secretKey: 'sk_test_x', webhookSecret: 'whsec_x', prices: { pro: 'price_pro', team: 'price_team', enterprise: null }, apiUrl: null });
+    expect(loadConfig({ ...stripeEnv, PADDOCK_STRIPE_API_URL: 'http://localhost:12111/' }).billing.stripe!.apiUrl).toBe('http://localhost:12111');
+  });
+
+  it('refuses a PADDOCK_STRIPE_API_URL that is not an http(s) origin, and a stripe provider missing its settings, naming them', () => {
+    expect(() => loadConfig({ ...stripeEnv, PADDOCK_STRIPE_API_URL: 'localhost:12111' })).toThrow(/PADDOCK_STRIPE_API_URL must be/);
+    expect(() => loadConfig({ ...stripeEnv, PADDOCK_STRIPE_API_URL: 'http://localhost:12111/v1' })).toThrow('PADDOCK_STRIPE_API_URL must be an http:// or https:// origin without a path');
+    expect(() => loadConfig({ ...stripeEnv, PADDOCK_STRIPE_WEBHOOK_SECRET: '', PADDOCK_STRIPE_PRICE_TEAM: '' })).toThrow(
+      'PADDOCK_BILLING_PROVIDER=stripe needs PADDOCK_STRIPE_WEBHOOK_SECRET, PADDOCK_STRIPE_PRICE_TEAM',
+    );
   });
 });
