@@ -2,10 +2,9 @@
 // portal and cancel.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../core/error-body.js';
 import type { BillingProviderName, PlanCatalog, ReturnContext } from './contract.js';
-import { CancelAnswer, CheckoutAnswer, CheckoutBody, COMPUTE_HOURS_DEFINITION, PlanRequest, Pricing, SubscriptionView, UrlAnswer } from './schemas.js';
+import { CancelAnswer, CheckoutAnswer, CheckoutBody, COMPUTE_HOURS_DEFINITION, Pricing, SubscriptionView, UrlAnswer } from './schemas.js';
 import type { AccountBilling } from './subscriptions/account-billing.js';
 import type { SubscriptionService } from './subscriptions/service.js';
 
@@ -23,9 +22,6 @@ export interface BillingRoutesDeps {
 export function billingRoutes(deps: BillingRoutesDeps): FastifyPluginAsyncTypebox {
   const returnTo = (request: FastifyRequest): ReturnContext => ({ publicBase: deps.publicUrl ?? `${request.protocol}://${request.host}` });
   return async function register(app) {
-    app.addSchema(PlanRequest);
-    app.addSchema(SubscriptionView);
-
     app.get('/v1/pricing', {
       config: { access: { kind: 'open', limit: 'open' } },
       schema: {
@@ -57,7 +53,7 @@ export function billingRoutes(deps: BillingRoutesDeps): FastifyPluginAsyncTypebo
         summary: "The account's subscription and this period's usage",
         description:
           'An account that never left the free plan is `free`, `active`, on the calendar month (UTC). `limits` are those of the plan in force; `usage` counts the current period. A period that has ended is rolled over before it is shown.',
-        response: { 200: Type.Ref(SubscriptionView), ...errors },
+        response: { 200: SubscriptionView, ...errors },
       },
       handler: async (request) => deps.subscriptions.view(request.principal!.accountId),
     });

@@ -24,46 +24,40 @@ export const Pricing = Type.Object({
   ),
 });
 
-export const PlanRequest = Type.Object(
-  {
-    id: Type.String({ examples: ['preq_01jz8k3m2q7c9w4x5y6z7a8b9c'] }),
-    account_id: Type.String(),
-    plan: StringEnum(['pro', 'team', 'enterprise']),
-    status: StringEnum(['pending', 'approved', 'rejected', 'canceled']),
-    reason: Nullable(Type.String({ description: 'Why it was rejected or canceled.' })),
-    decided_by: Nullable(Type.String({ description: "The deciding operator's account id, or `console` (the `paddock accounts` CLI)." })),
-    decided_at: Nullable(Instant),
-    created_at: Instant,
-    updated_at: Instant,
-  },
-  { $id: 'PlanRequest' },
-);
+export const PlanRequest = Type.Object({
+  id: Type.String({ examples: ['preq_01jz8k3m2q7c9w4x5y6z7a8b9c'] }),
+  account_id: Type.String(),
+  plan: StringEnum(['pro', 'team', 'enterprise']),
+  status: StringEnum(['pending', 'approved', 'rejected', 'canceled']),
+  reason: Nullable(Type.String({ description: 'Why it was rejected or canceled.' })),
+  decided_by: Nullable(Type.String({ description: "The deciding operator's account id, or `console` (the `paddock accounts` CLI)." })),
+  decided_at: Nullable(Instant),
+  created_at: Instant,
+  updated_at: Instant,
+});
 
-export const SubscriptionView = Type.Object(
-  {
-    plan: PlanName,
-    status: StringEnum(['active', 'past_due', 'canceled', 'pending'], {
-      description:
-        '`active`: the plan is in force (the free plan always is). `pending`: on the free plan with a plan request awaiting an operator (or a payment). `past_due`: a payment failed; the plan holds until `grace_ends_at`, then the free plan applies. `canceled`: the plan holds until `effective_at`, then the free plan applies (status `active` again).',
-    }),
-    provider: StringEnum(['manual', 'stripe']),
-    current_period_start: Instant,
-    current_period_end: Instant,
-    cancel_at_period_end: Type.Boolean(),
-    effective_at: Nullable(Instant),
-    grace_ends_at: Nullable(Instant),
-    pending_request: Nullable(Type.Ref(PlanRequest)),
-    limits: Type.Object({ concurrent_sandboxes: Nullable(Type.Integer()), compute_hours_per_month: Nullable(Type.Number()), requests_per_minute: Type.Integer() }),
-    usage: Type.Object({
-      compute_hours: Type.Number(),
-      compute_cost_usd: Type.Number({ description: 'Compute at the configured vCPU and GiB rates, for reference beside the plan price.' }),
-      llm_cost_usd: Type.Number(),
-      total_cost_usd: Type.Number(),
-      sandboxes_created: Type.Integer(),
-    }),
-  },
-  { $id: 'Subscription' },
-);
+export const SubscriptionView = Type.Object({
+  plan: PlanName,
+  status: StringEnum(['active', 'past_due', 'canceled', 'pending'], {
+    description:
+      '`active`: the plan is in force (the free plan always is). `pending`: on the free plan with a plan request awaiting an operator (or a payment). `past_due`: a payment failed; the plan holds until `grace_ends_at`, then the free plan applies. `canceled`: the plan holds until `effective_at`, then the free plan applies (status `active` again).',
+  }),
+  provider: StringEnum(['manual', 'stripe']),
+  current_period_start: Instant,
+  current_period_end: Instant,
+  cancel_at_period_end: Type.Boolean(),
+  effective_at: Nullable(Instant),
+  grace_ends_at: Nullable(Instant),
+  pending_request: Nullable(PlanRequest),
+  limits: Type.Object({ concurrent_sandboxes: Nullable(Type.Integer()), compute_hours_per_month: Nullable(Type.Number()), requests_per_minute: Type.Integer() }),
+  usage: Type.Object({
+    compute_hours: Type.Number(),
+    compute_cost_usd: Type.Number({ description: 'Compute at the configured vCPU and GiB rates, for reference beside the plan price.' }),
+    llm_cost_usd: Type.Number(),
+    total_cost_usd: Type.Number(),
+    sandboxes_created: Type.Integer(),
+  }),
+});
 
 export const CheckoutBody = Type.Object({ plan: PlanName }, { additionalProperties: false });
 

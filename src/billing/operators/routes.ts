@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse } from '../../core/error-body.js';
 import { Nullable, StringEnum } from '../../core/schemas.js';
+import { PlanRequest } from '../schemas.js';
 import type { OperatorService } from './service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
@@ -41,7 +42,7 @@ export function operatorRoutes(service: OperatorService): FastifyPluginAsyncType
         summary: 'Plan requests to decide',
         description: `${OPERATOR_ONLY} Newest first, at most 100; \`status\` filters.`,
         querystring: Type.Object({ status: Type.Optional(StringEnum(['pending', 'approved', 'rejected', 'canceled'])) }, { additionalProperties: false }),
-        response: { 200: Type.Array(Type.Ref('PlanRequest')), ...errors },
+        response: { 200: Type.Array(PlanRequest), ...errors },
       },
       handler: async (request) => service.listRequests({ accountId: request.principal!.accountId }, request.query.status ?? null),
     });
@@ -53,7 +54,7 @@ export function operatorRoutes(service: OperatorService): FastifyPluginAsyncType
         summary: 'Approve a plan request',
         description: `${OPERATOR_ONLY} The plan is in force at once (the account's next request runs on its limits), for the current calendar month, renewed monthly until canceled. An operator cannot approve their own request (403 \`self_plan_change\`). Only a pending request can be decided (409).`,
         params: RequestParams,
-        response: { 200: Type.Ref('PlanRequest'), 404: ErrorResponse, 409: ErrorResponse, ...errors },
+        response: { 200: PlanRequest, 404: ErrorResponse, 409: ErrorResponse, ...errors },
       },
       handler: async (request) => service.approve({ accountId: request.principal!.accountId }, request.params.id),
     });
@@ -66,7 +67,7 @@ export function operatorRoutes(service: OperatorService): FastifyPluginAsyncType
         description: `${OPERATOR_ONLY} The account stays on its plan; \`reason\` is shown to it. Only a pending request can be decided (409).`,
         params: RequestParams,
         body: Type.Optional(Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false })),
-        response: { 200: Type.Ref('PlanRequest'), 404: ErrorResponse, 409: ErrorResponse, ...errors },
+        response: { 200: PlanRequest, 404: ErrorResponse, 409: ErrorResponse, ...errors },
       },
       handler: async (request) => service.reject({ accountId: request.principal!.accountId }, request.params.id, request.body?.reason ?? null),
     });
