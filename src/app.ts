@@ -39,6 +39,9 @@ import { SessionService } from './sessions/service.js';
 import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { ComputeMeter } from './billing/metering/service.js';
 import { SpendCalculator } from './billing/metering/spend.js';
+import { MeteredUsageReader } from './billing/usage/reader.js';
+import type { UsageReader } from './billing/contract.js';
+import { registerBilling, type BillingFeature } from './billing/plugin.js';
 import type { BudgetSweeper } from './budgets/sweeper.js';
 import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
 import { registerEvals } from './evals/plugin.js';
@@ -72,6 +75,10 @@ export interface AppServices {
   meter: ComputeMeter;
   /** Compute + LLM spend per sandbox, as budgets see it. */
   spend: SpendCalculator;
+  /** Usage per period and per day (billing/usage). */
+  usage: UsageReader;
+  /** Subscriptions, plan requests, operators and the subscription sweeper (billing/plugin.ts). */
+  billing: BillingFeature;
   /** Present when the app was built with a runtime. */
   budgets: BudgetSweeper | null;
   /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
@@ -181,6 +188,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     meter,
   );
   const spend = new SpendCalculator(meter, sessions);
+  const usage = new MeteredUsageReader(storage.db, config.computeRates, sessions, new SandboxDirectory(storage.db));
+  const billing = await registerBilling(app, { config, storage, accounts, alerts, usage, log: app.log });
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(
     CALLBACK_KIND,
@@ -283,5 +292,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a } };
+  return {
+    app,
+    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
+  };
 }

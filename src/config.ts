@@ -142,6 +142,8 @@ export interface StripeConfig {
   webhookSecret: string;
   /** Stripe price ids per paid plan; enterprise without one becomes a request to the operator. */
   prices: { pro: string; team: string; enterprise: string | null };
+  /** A Stripe-compatible API to call instead of api.stripe.com (PADDOCK_STRIPE_API_URL: stripe-mock, a test stand-in); null: Stripe's own. */
+  apiUrl: string | null;
 }
 
 export interface ListenAddress {
@@ -319,6 +321,7 @@ function billingConfig(env: Source): BillingConfig {
       secretKey: env.PADDOCK_STRIPE_SECRET_KEY!,
       webhookSecret: env.PADDOCK_STRIPE_WEBHOOK_SECRET!,
       prices: { pro: env.PADDOCK_STRIPE_PRICE_PRO!, team: env.PADDOCK_STRIPE_PRICE_TEAM!, enterprise: env.PADDOCK_STRIPE_PRICE_ENTERPRISE || null },
+      apiUrl: stripeApiUrl(env.PADDOCK_STRIPE_API_URL),
     };
   }
   return {
@@ -384,6 +387,20 @@ function secretsKey(raw: string | undefined): Buffer | null {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError('PADDOCK_SECRETS_KEY must be 32 bytes, as 64 hex characters or base64 (openssl rand -base64 32)');
   return key;
+}
+
+function stripeApiUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PADDOCK_STRIPE_API_URL must be a URL such as http://localhost:12111, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ConfigError(`PADDOCK_STRIPE_API_URL must be an http:// or https:// origin without a path (the SDK adds /v1/…), got "${raw}"`);
+  }
+  return url.origin;
 }
 
 function publicUrl(raw: string | undefined): string | null {

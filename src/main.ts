@@ -12,6 +12,7 @@ commands:
   doctor     check system dependencies and print how to fix what is missing
   migrate    apply database migrations (serve also does this at start)
   templates  build [names...] | import NAME ARCHIVE | list
+  accounts   list | requests [--status S] | approve ID | reject ID [--reason R] | set-plan EMAIL_OR_ID PLAN
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -19,7 +20,14 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      data: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      status: { type: 'string' },
+      reason: { type: 'string' },
+    },
   });
   if (!command || values.help || command === 'help') {
     process.stdout.write(USAGE);
@@ -37,6 +45,10 @@ async function main(argv: string[]): Promise<number> {
     case 'templates': {
       const { templatesCommand } = await import('./cli/templates.js');
       return templatesCommand(positionals, config);
+    }
+    case 'accounts': {
+      const { accountsCommand } = await import('./cli/accounts.js');
+      return accountsCommand(positionals, { status: values.status, reason: values.reason }, config);
     }
     default:
       process.stderr.write(`unknown command "${command}"\n${USAGE}`);

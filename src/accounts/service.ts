@@ -14,6 +14,8 @@ import { CredentialCache } from './credential-cache.js';
 import { API_KEY_PREFIX, SESSION_TOKEN_PREFIX, digestSecret, displayPrefix, newApiKey, newSessionToken } from './secrets.js';
 import * as store from './store.js';
 import type { Logger } from '../core/logging.js';
+import { afterCommit } from '../core/db/after-commit.js';
+import type { Tx } from '../core/db/handles.js';
 
 export interface AccountView {
   id: string;
@@ -52,6 +54,10 @@ function apiKeyView(row: store.ApiKeyRow): ApiKeyView {
     last_used_at: row.last_used_at,
     expires_at: row.expires_at,
   };
+}
+
+function billingAccount(row: store.AccountRow) {
+  return { id: row.id, email: row.email, name: row.name, plan: row.plan, createdAt: row.created_at };
 }
 
 export function normalizeEmail(email: string): string {
@@ -209,6 +215,40 @@ export class AccountService {
 
   async countAccounts(): Promise<number> {
     return store.countAccounts(this.db);
+  }
+
+  /** Billing's AccountPlans port: the account as billing needs it, read fresh (never cached). */
+  async account(accountId: string): Promise<{ id: string; email: string; name: string | null; plan: Plan; createdAt: string }> {
+    const row = await store.findAccountById(this.db, accountId);
+    if (!row) throw new NotFound('account');
+    return billingAccount(row);
+  }
+
+  /**
+   * Billing's AccountPlans port: writes the plan inside billing's transaction; once it commits, this
+   * process forgets the account's cached credentials so its next request runs on the new plan (other
+   * servers on the same database see it within the credential cache's 5 seconds).
+   */
+  async setPlan(trx: unknown, accountId: string, plan: Plan): Promise<void> {
+    const tx = trx as Tx;
+    await store.setPlan(tx, accountId, plan, nowIso());
+    afterCommit(tx, () => this.forgetAccount(accountId));
+  }
+
+  /** Every account, oldest first (operators list them). */
+  async allAccounts(): Promise<{ id: string; email: string; name: string | null; plan: Plan; createdAt: string }[]> {
+    return (await store.listAccounts(this.db)).map(billingAccount);
+  }
+
+  /** The account with this id or email, or null. */
+  async findAccount(idOrEmail: string): Promise<{ id: string; email: string; name: string | null; plan: Plan; createdAt: string } | null> {
+    const row = (await store.findAccountById(this.db, idOrEmail)) ?? (await store.findAccountByEmail(this.db, normalizeEmail(idOrEmail)));
+    return row ? billingAccount(row) : null;
+  }
+
+  /** The first account created on this server (the bootstrap account), or null before there is one. */
+  async firstAccountId(): Promise<string | null> {
+    return (await store.oldestAccount(this.db))?.id ?? null;
   }
 
   private keyRow(accountId: string, name: string, scope: Scope, value: string, expiresAt: string | null, now: string): store.ApiKeyRow {

@@ -18,6 +18,18 @@ export function findAccountByEmail(db: Kysely<Database>, emailNormalized: string
   return db.selectFrom('accounts').selectAll().where('email_normalized', '=', emailNormalized).executeTakeFirst();
 }
 
+export async function setPlan(db: Kysely<Database>, id: string, plan: AccountRow['plan'], at: string): Promise<void> {
+  await db.updateTable('accounts').set({ plan, updated_at: at }).where('id', '=', id).execute();
+}
+
+export function listAccounts(db: Kysely<Database>) {
+  return db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+export function oldestAccount(db: Kysely<Database>) {
+  return db.selectFrom('accounts').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+}
+
 export async function countAccounts(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('accounts')

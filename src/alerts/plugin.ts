@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Storage } from '../core/db/database.js';
+import type { Logger } from '../core/logging.js';
 import { Outbox } from '../core/outbox/outbox.js';
 import { createChannels } from './channels/index.js';
 import { notificationRoutes } from './notifications/routes.js';
@@ -16,9 +17,10 @@ export interface AlertsFeature {
   outbox: Outbox;
 }
 
-export async function registerAlerts(app: FastifyInstance, config: Config, storage: Storage): Promise<AlertsFeature> {
+/** The alert and notification services over their outbox, without a server (the CLI raises through them too). */
+export function createAlerts(config: Config, storage: Storage, log: Logger): AlertsFeature & { closeChannels(): void } {
   const policy = { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks };
-  const outbox = new Outbox(storage.db, storage.sqlDialect, config.outbox, app.log);
+  const outbox = new Outbox(storage.db, storage.sqlDialect, config.outbox, log);
   let notifications: NotificationService | null = null;
   const channels = createChannels(
     {
@@ -30,13 +32,17 @@ export async function registerAlerts(app: FastifyInstance, config: Config, stora
   );
   notifications = new NotificationService(storage.db, storage.sqlDialect, outbox, channels.byName, policy);
   const alerts = new AlertService(storage.db, notifications, outbox);
+  return { alerts, notifications, outbox, closeChannels: () => channels.close() };
+}
 
+export async function registerAlerts(app: FastifyInstance, config: Config, storage: Storage): Promise<AlertsFeature> {
+  const { alerts, notifications, outbox, closeChannels } = createAlerts(config, storage, app.log);
   await app.register(alertRoutes(alerts));
   await app.register(notificationRoutes(notifications));
   app.addHook('onReady', async () => outbox.start());
   app.addHook('onClose', async () => {
     await outbox.stop();
-    channels.close();
+    closeChannels();
   });
   return { alerts, notifications, outbox };
 }

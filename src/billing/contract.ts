@@ -92,6 +92,11 @@ export interface CheckoutResult {
   url: string;
 }
 
+/** Where a provider's pages send the user back to: this server's public origin (PADDOCK_PUBLIC_URL, else the request's). */
+export interface ReturnContext {
+  publicBase: string;
+}
+
 /**
  * The provider seam (billing/providers/<name>/), as runtime/ and alerts/channels/ are shaped. A provider
  * turns user intents into its own world (a Stripe Checkout Session, an operator's plan request) and
@@ -99,8 +104,8 @@ export interface CheckoutResult {
  */
 export interface BillingProvider {
   readonly name: BillingProviderName;
-  checkout(account: BillingAccount, plan: PaidPlan, subscription: Subscription): Promise<CheckoutResult>;
-  portal(account: BillingAccount, subscription: Subscription): Promise<{ url: string }>;
+  checkout(account: BillingAccount, plan: PaidPlan, subscription: Subscription, context?: ReturnContext): Promise<CheckoutResult>;
+  portal(account: BillingAccount, subscription: Subscription, context?: ReturnContext): Promise<{ url: string }>;
   /** Tells the provider to end the subscription at the period's end (stripe: `cancel_at_period_end`); the caller records it. */
   cancelAtPeriodEnd(subscription: Subscription): Promise<void>;
 }

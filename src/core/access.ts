@@ -4,8 +4,8 @@ import type { Plan } from './db/column-values.js';
 export type Scope = 'full' | 'sandbox' | 'read';
 export const SCOPES: readonly Scope[] = ['full', 'sandbox', 'read'];
 
-/** What a route touches. `sandboxes` covers sandbox, port, file, exec and terminal endpoints. */
-export type Area = 'account' | 'sandboxes' | 'snapshots' | 'sessions' | 'events' | 'pipelines' | 'a2a' | 'alerts' | 'webhooks' | 'billing';
+/** What a route touches. `sandboxes` covers sandbox, port, file, exec and terminal endpoints; `operator` the server operators' billing administration. */
+export type Area = 'account' | 'sandboxes' | 'snapshots' | 'sessions' | 'events' | 'pipelines' | 'a2a' | 'alerts' | 'webhooks' | 'billing' | 'operator';
 
 export type OpenLimit = 'open' | 'discovery' | 'system';
 
@@ -54,7 +54,7 @@ export interface Principal {
  * may read secret values. Everything else answers 403 with code `scope_denied`.
  */
 export const SCOPE_TABLE: Readonly<Record<Scope, { areas: readonly Area[]; writes: boolean; readsSecrets: boolean }>> = {
-  full: { areas: ['account', 'sandboxes', 'snapshots', 'sessions', 'events', 'pipelines', 'a2a', 'alerts', 'webhooks', 'billing'], writes: true, readsSecrets: true },
+  full: { areas: ['account', 'sandboxes', 'snapshots', 'sessions', 'events', 'pipelines', 'a2a', 'alerts', 'webhooks', 'billing', 'operator'], writes: true, readsSecrets: true },
   sandbox: { areas: ['sandboxes', 'snapshots'], writes: true, readsSecrets: false },
   read: { areas: ['sandboxes', 'sessions'], writes: false, readsSecrets: false },
 };

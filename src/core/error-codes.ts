@@ -39,6 +39,12 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'Agent delegation: the task already has an open stream (one connection per task); close it, or wait until it disconnects, then reconnect with Last-Event-ID.',
   },
+  subscription_state_conflict: {
+    status: 409,
+    meaning: "Billing: the subscription's state does not allow this change (canceling the free plan, marking it past due); the message names both states.",
+  },
+  operator_only: { status: 403, meaning: "Billing: only an operator of this server (config's PADDOCK_OPERATORS, or the first account) may do this." },
+  self_plan_change: { status: 403, meaning: 'Billing: nobody raises their own plan; an operator cannot approve their own plan request nor set their own plan.' },
   idempotency_conflict: { status: 422, meaning: 'This Idempotency-Key was used with another request (method, path or body).' },
   idempotency_in_progress: { status: 409, meaning: 'A request with this Idempotency-Key is still being processed: retry later.' },
   not_acceptable: { status: 406, meaning: 'The Accept header names no media type the endpoint answers (the task stream answers text/event-stream).' },
@@ -55,6 +61,14 @@ export const ERROR_CODES = {
   skill_not_found: { status: 400, meaning: 'Agent delegation: the agent has no skill with this id.' },
   invalid_input: { status: 400, meaning: "Agent delegation: the task input does not match the skill's input_schema; `details.errors` lists where." },
   budget_exceeded: { status: 402, meaning: "Agent delegation: the task would exceed its cost limit (the agent's max_cost_per_task)." },
+  webhook_signature_invalid: {
+    status: 400,
+    meaning: "Billing: the payment provider's webhook signature (Stripe-Signature) is missing, malformed, too old or does not match the body; nothing was changed.",
+  },
+  payment_provider_error: {
+    status: 502,
+    meaning: 'Billing: the payment provider (Stripe) refused the call or could not be reached; the message says which. Nothing was changed here: retry, or fix what it names.',
+  },
   internal_error: { status: 500, meaning: 'An unexpected failure on the server; nothing about it is disclosed.' },
   shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
   runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },

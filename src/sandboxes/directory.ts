@@ -64,6 +64,11 @@ export class SandboxDirectory {
     return rows.map((row) => ({ id: row.id, accountId: row.account_id }));
   }
 
+  /** How many sandboxes the account created per UTC day of [window.start, window.end), destroyed ones included. */
+  async createdPerDay(accountId: string, window: { start: string; end: string }): Promise<Map<string, number>> {
+    return new Map((await store.createdPerDay(this.db, accountId, window.start, window.end)).map((row) => [row.day, row.count]));
+  }
+
   /** Where each of `ids` is, whatever its account; ids of no sandbox are missing from the answer. */
   async placesOf(ids: readonly string[]): Promise<Map<string, SandboxPlace>> {
     const places = new Map<string, SandboxPlace>();

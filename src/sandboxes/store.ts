@@ -26,6 +26,20 @@ export async function listSandboxes(db: Kysely<Database>, accountId: string, opt
   return (await query.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute()) as SandboxRow[];
 }
 
+/** Sandboxes the account created per UTC day, for those created in [fromIso, toIso). */
+export async function createdPerDay(db: Kysely<Database>, accountId: string, fromIso: string, toIso: string): Promise<{ day: string; count: number }[]> {
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  const rows = await db
+    .selectFrom('sandboxes')
+    .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', fromIso)
+    .where('created_at', '<', toIso)
+    .groupBy(day)
+    .execute();
+  return rows.map((row) => ({ day: row.day, count: Number(row.n) }));
+}
+
 export async function countLiveSandboxes(db: Kysely<Database>, accountId: string): Promise<number> {
   const row = await db
     .selectFrom('sandboxes')

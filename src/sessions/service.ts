@@ -253,6 +253,11 @@ export class SessionService {
   }
 
   /** LLM cost, lowest trust score and number of a run's sessions: its own and those of `sandboxIds` (its stages' sandboxes), for gates. */
+  /** LLM cost per UTC day for billing: a session's cost counts on the day it was first recorded (server time, see docs/decisions.md). */
+  llmCostPerDay(accountId: string, window: { start: string; end: string }): Promise<Map<string, number>> {
+    return store.llmCostPerDay(this.db, accountId, window.start, window.end);
+  }
+
   async runTotals(runId: string, sandboxIds: readonly string[]) {
     return store.runTotals(this.db, runId, sandboxIds);
   }

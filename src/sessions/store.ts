@@ -1,5 +1,5 @@
 // SQL for sessions, their events and findings.
-import { CompiledQuery, type Insertable, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Updateable } from 'kysely';
 import type { SqlDialect } from '../core/db/dialect.js';
 import type { SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
 import type { EventType } from './ingest-validation.js';
@@ -216,6 +216,20 @@ export async function llmCostBySandbox(db: Db, sandboxIds: readonly string[]): P
     .execute();
   for (const row of rows) result.set(row.sandbox_id!, Number(row.llm ?? 0));
   return result;
+}
+
+/** LLM cost of the account's sessions per UTC day of their creation on this server, for sessions created in [fromIso, toIso). */
+export async function llmCostPerDay(db: Db, accountId: string, fromIso: string, toIso: string): Promise<Map<string, number>> {
+  const day = sql<string>`substr(created_at, 1, 10)`;
+  const rows = await db
+    .selectFrom('sessions')
+    .select((eb) => [day.as('day'), eb.fn.sum<number | string>('llm_cost_usd').as('llm')])
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', fromIso)
+    .where('created_at', '<', toIso)
+    .groupBy(day)
+    .execute();
+  return new Map(rows.map((row) => [row.day, Number(row.llm ?? 0)]));
 }
 
 /** LLM cost, lowest trust score and number of a run's sessions (see runSessions). */

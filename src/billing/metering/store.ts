@@ -1,6 +1,7 @@
-// SQL for compute usage intervals.
-import type { Kysely, Selectable } from 'kysely';
+// SQL for compute usage intervals and their per-day rollup.
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, SandboxUsageTable } from '../../core/db/schema.js';
+import { splitByDay } from './days.js';
 
 export type UsageRow = Selectable<SandboxUsageTable>;
 
@@ -13,10 +14,45 @@ export async function openInterval(db: Kysely<Database>, row: UsageRow): Promise
     .execute();
 }
 
-/** Closes the sandbox's open interval, if any; true when one was closed. */
+/**
+ * Closes the sandbox's open interval, if any, and adds it to the account's per-day rollup in the same
+ * transaction: usage read from the rollup is exact whatever crashes or which server closed it. True when one was closed.
+ */
 export async function closeInterval(db: Kysely<Database>, sandboxId: string, endedAt: string): Promise<boolean> {
-  const result = await db.updateTable('sandbox_usage').set({ ended_at: endedAt }).where('sandbox_id', '=', sandboxId).where('ended_at', 'is', null).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const close = async (trx: Kysely<Database>) => {
+    const closed = await trx.updateTable('sandbox_usage').set({ ended_at: endedAt }).where('sandbox_id', '=', sandboxId).where('ended_at', 'is', null).returningAll().executeTakeFirst();
+    if (closed) await addToRollup(trx, [closed]);
+    return closed !== undefined;
+  };
+  return db.isTransaction ? close(db) : db.transaction().execute(close);
+}
+
+/** Adds closed intervals to `billing_usage_days`, each split at UTC midnights. */
+async function addToRollup(db: Kysely<Database>, closed: readonly UsageRow[]): Promise<void> {
+  const sums = new Map<string, { account_id: string; day: string; running_ms: number; cpu_ms: number; memory_mb_ms: number }>();
+  for (const interval of closed) {
+    for (const { day, ms } of splitByDay(Date.parse(interval.started_at), Date.parse(interval.ended_at!))) {
+      const key = `${interval.account_id} ${day}`;
+      const sum = sums.get(key) ?? { account_id: interval.account_id, day, running_ms: 0, cpu_ms: 0, memory_mb_ms: 0 };
+      sum.running_ms += ms;
+      sum.cpu_ms += ms * interval.cpus;
+      sum.memory_mb_ms += ms * interval.memory_mb;
+      sums.set(key, sum);
+    }
+  }
+  for (const row of sums.values()) {
+    await db
+      .insertInto('billing_usage_days')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'day']).doUpdateSet({
+          running_ms: sql`billing_usage_days.running_ms + excluded.running_ms`,
+          cpu_ms: sql`billing_usage_days.cpu_ms + excluded.cpu_ms`,
+          memory_mb_ms: sql`billing_usage_days.memory_mb_ms + excluded.memory_mb_ms`,
+        }),
+      )
+      .execute();
+  }
 }
 
 export async function intervalsOf(db: Kysely<Database>, sandboxIds: readonly string[]): Promise<UsageRow[]> {

@@ -17,6 +17,9 @@ import * as sandboxEvents from './migrations/0014_sandbox_events.js';
 import * as webhookEndpoints from './migrations/0015_webhook_endpoints.js';
 import * as a2a from './migrations/0016_a2a.js';
 import * as a2aTasks from './migrations/0017_a2a_tasks.js';
+import * as billing from './migrations/0018_billing.js';
+import * as billingQuota from './migrations/0019_billing_quota.js';
+import * as billingProviderEvents from './migrations/0020_billing_provider_events.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -36,6 +39,9 @@ const migrations: Record<string, Migration> = {
   '0015_webhook_endpoints': webhookEndpoints,
   '0016_a2a': a2a,
   '0017_a2a_tasks': a2aTasks,
+  '0018_billing': billing,
+  '0019_billing_quota': billingQuota,
+  '0020_billing_provider_events': billingProviderEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,7 +5,10 @@
 // Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
 import type { Generated } from 'kysely';
 import type { Scope } from '../access.js';
+import type { BillingQuotaMarksTable, BillingUsageDaysTable } from './billing-usage-tables.js';
 import type { A2aAgentsTable, A2aPushConfigsTable, A2aTaskArtifactsTable, A2aTaskEventsTable, A2aTaskMessagesTable, A2aTasksTable, A2aWebhooksTable } from './a2a-tables.js';
+import type { BillingPlanRequestsTable, BillingSubscriptionsTable } from './billing-tables.js';
+import type { BillingProviderEventsTable } from './billing-provider-tables.js';
 import type {
   Plan,
   AlertSeverity,
@@ -449,6 +452,8 @@ export interface Database {
   session_events: SessionEventsTable;
   session_findings: SessionFindingsTable;
   sandbox_usage: SandboxUsageTable;
+  billing_usage_days: BillingUsageDaysTable;
+  billing_quota_marks: BillingQuotaMarksTable;
   eval_scenarios: EvalScenariosTable;
   eval_suites: EvalSuitesTable;
   eval_results: EvalResultsTable;
@@ -471,6 +476,9 @@ export interface Database {
   a2a_task_artifacts: A2aTaskArtifactsTable;
   a2a_webhooks: A2aWebhooksTable;
   a2a_push_configs: A2aPushConfigsTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_plan_requests: BillingPlanRequestsTable;
+  billing_provider_events: BillingProviderEventsTable;
 }
 
 export interface EvalScenariosTable {

@@ -1,0 +1,25 @@
+// Billing's usage rollup and compute-quota marks (migration 0019), kept beside schema.ts.
+
+/** Closed running intervals summed per account and UTC day, written with the close (billing/metering/store.ts). */
+export interface BillingUsageDaysTable {
+  account_id: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** bigint: PostgreSQL hands it back as a string. */
+  running_ms: number | string;
+  /** Σ cpus × running ms and Σ memory_mb × running ms: the cost follows at the configured rates when read. */
+  cpu_ms: number | string;
+  memory_mb_ms: number | string;
+}
+
+/** A quota threshold an account crossed in a period at a given limit: inserted once, so an alert is raised once. */
+export interface BillingQuotaMarksTable {
+  account_id: string;
+  period_start: string;
+  /** The plan's compute hours when it was crossed: a bigger plan's limit is a new threshold (and lifts the block). */
+  limit_hours: number;
+  type: 'quota_warning' | 'quota_exceeded';
+  period_end: string;
+  hours_used: number;
+  created_at: string;
+}
