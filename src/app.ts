@@ -40,6 +40,12 @@ import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { ComputeMeter } from './billing/metering/service.js';
 import { SpendCalculator } from './billing/metering/spend.js';
 import { MeteredUsageReader } from './billing/usage/reader.js';
+import { calendarMonthPeriod } from './billing/usage/period.js';
+import { usageRoutes } from './billing/usage/routes.js';
+import { QuotaAdmission } from './billing/quota/admission.js';
+import { registerQuota } from './billing/quota/plugin.js';
+import type { QuotaSweeper } from './billing/quota/sweeper.js';
+import { createPlanCatalog } from './billing/plans.js';
 import type { UsageReader } from './billing/contract.js';
 import type { BudgetSweeper } from './budgets/sweeper.js';
 import { CALLBACK_KIND, callbackDelivery } from './sandboxes/callbacks/delivery.js';
@@ -76,6 +82,9 @@ export interface AppServices {
   spend: SpendCalculator;
   /** Usage per period and per day (billing/usage). */
   usage: UsageReader;
+  /** The compute quota: the sweeper (alerts, pauses) and the admission check creates and resumes ask. */
+  quota: QuotaSweeper;
+  quotaAdmission: QuotaAdmission;
   /** Present when the app was built with a runtime. */
   budgets: BudgetSweeper | null;
   /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
@@ -186,6 +195,11 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   );
   const spend = new SpendCalculator(meter, sessions);
   const usage = new MeteredUsageReader(storage.db, config.computeRates, sessions, new SandboxDirectory(storage.db));
+  // Accounts without a subscription count the calendar month; the subscription service answers this once billing-core lands.
+  const periodOf = calendarMonthPeriod;
+  await app.register(usageRoutes({ usage, periodOf }));
+  const plans = createPlanCatalog(config);
+  const quotaAdmission = new QuotaAdmission(storage.db, plans);
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(
     CALLBACK_KIND,
@@ -212,6 +226,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       outbox,
       spend,
       accounts,
+      plans: quotaAdmission,
       secretValues: (accountId, names, field) => secrets.values(accountId, names, field),
       publisher: webhooks.publisher,
       consumers: [execRecording(sessions), metrics.lifecycle],
@@ -223,6 +238,20 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     snapshots = await registerSnapshots(app, { config, db: storage.db, runtime, sandboxes: service, accounts, secretsKey });
     await registerPauses(app, service, snapshots, runtime.name);
   }
+  const pauseSnapshots = snapshots;
+  const quota = registerQuota(app, {
+    db: storage.db,
+    usage,
+    periodOf,
+    plans,
+    planOf: async (accountId) => (await accounts.getAccount(accountId)).plan,
+    alerts,
+    pauser: sandboxes ? { pauseAllRunning: (accountId) => sandboxes!.pauseAllRunning(accountId, pauseSnapshots) } : null,
+    intervalMs: config.billing.quotaCheckIntervalMs,
+    log: app.log,
+  });
+  // A sandbox that starts running brings the account's next quota threshold closer.
+  sandboxes?.lifecycle.subscribe({ name: 'compute quota', onEvent: (event) => (event.type === 'sandbox.created' || event.type === 'sandbox.resumed' ? quota.wake() : undefined) });
 
   const evals = await registerEvals(app, {
     storage,
@@ -288,5 +317,29 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return { app, services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a } };
+  return {
+    app,
+    services: {
+      accounts,
+      alerts,
+      notifications,
+      outbox,
+      sandboxes,
+      sessions,
+      meter,
+      spend,
+      usage,
+      quota,
+      quotaAdmission,
+      budgets,
+      evals,
+      pipelines,
+      secrets,
+      webhooks,
+      idempotency,
+      snapshots,
+      metrics,
+      a2a,
+    },
+  };
 }

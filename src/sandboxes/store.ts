@@ -40,6 +40,12 @@ export async function createdPerDay(db: Kysely<Database>, accountId: string, fro
   return rows.map((row) => ({ day: row.day, count: Number(row.n) }));
 }
 
+/** Ids of the account's sandboxes running on the server `hostId`. */
+export async function runningSandboxIdsOf(db: Kysely<Database>, accountId: string, hostId: string): Promise<string[]> {
+  const rows = await db.selectFrom('sandboxes').select('id').where('account_id', '=', accountId).where('host_id', '=', hostId).where('status', '=', 'running').execute();
+  return rows.map((row) => row.id);
+}
+
 export async function countLiveSandboxes(db: Kysely<Database>, accountId: string): Promise<number> {
   const row = await db
     .selectFrom('sandboxes')

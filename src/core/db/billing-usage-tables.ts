@@ -18,7 +18,8 @@ export interface BillingQuotaMarksTable {
   period_start: string;
   /** The plan's compute hours when it was crossed: a bigger plan's limit is a new threshold (and lifts the block). */
   limit_hours: number;
-  type: 'quota_warning' | 'quota_exceeded';
+  /** An alert raised, or `limit_reached`: creates and resumes are refused until the period ends or the plan grows. */
+  type: 'quota_warning' | 'quota_exceeded' | 'limit_reached';
   period_end: string;
   hours_used: number;
   created_at: string;
