@@ -1,6 +1,7 @@
 // SQL for the compute quota: which accounts are being charged now, and the marks that remember, per
 // period and limit, which thresholds an account crossed (the primary key makes each one happen once).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { prepared } from '../../core/db/prepared.js';
 import type { Database } from '../../core/db/schema.js';
 
 export type QuotaMarkType = 'quota_warning' | 'quota_exceeded' | 'limit_reached';
@@ -37,9 +38,8 @@ export async function markOnce(db: Kysely<Database>, mark: QuotaMark): Promise<b
   return inserted !== undefined;
 }
 
-/** The biggest limit the account reached in a period that has not ended at `nowIso`, with that period's end. */
-export async function reachedLimit(db: Kysely<Database>, accountId: string, nowIso: string): Promise<{ limitHours: number; periodEnd: string } | null> {
-  const row = await db
+const reachedLimitQuery = prepared((db, accountId, nowIso) =>
+  db
     .selectFrom('billing_quota_marks')
     .select(['limit_hours', 'period_end'])
     .where('account_id', '=', accountId)
@@ -47,7 +47,11 @@ export async function reachedLimit(db: Kysely<Database>, accountId: string, nowI
     .where('period_end', '>', nowIso)
     .where('period_start', '<=', nowIso)
     .orderBy('limit_hours', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(sql.lit(1)),
+);
+
+/** The biggest limit the account reached in a period that has not ended at `nowIso`, with that period's end. */
+export async function reachedLimit(db: Kysely<Database>, accountId: string, nowIso: string): Promise<{ limitHours: number; periodEnd: string } | null> {
+  const [row] = await reachedLimitQuery(db, accountId, nowIso);
   return row ? { limitHours: Number(row.limit_hours), periodEnd: row.period_end } : null;
 }

@@ -1,6 +1,7 @@
 // SQL for usage: the per-day rollup of closed intervals, and the few intervals read live (open ones, and
 // closed ones in the part-days at a window's edges, which the rollup cannot split).
 import type { Kysely } from 'kysely';
+import { prepared } from '../../core/db/prepared.js';
 import type { Database } from '../../core/db/schema.js';
 import type { UsageRow } from '../metering/store.js';
 
@@ -11,16 +12,14 @@ export interface DayRollup {
   memoryMbMs: number;
 }
 
+const rollupQuery = prepared((db, accountId, fromDay, toDay) =>
+  db.selectFrom('billing_usage_days').select(['day', 'running_ms', 'cpu_ms', 'memory_mb_ms']).where('account_id', '=', accountId).where('day', '>=', fromDay).where('day', '<', toDay),
+);
+
 /** Rollup rows of the days in [fromDay, toDay). */
 export async function rollupDays(db: Kysely<Database>, accountId: string, fromDay: string, toDay: string): Promise<DayRollup[]> {
   if (fromDay >= toDay) return [];
-  const rows = await db
-    .selectFrom('billing_usage_days')
-    .select(['day', 'running_ms', 'cpu_ms', 'memory_mb_ms'])
-    .where('account_id', '=', accountId)
-    .where('day', '>=', fromDay)
-    .where('day', '<', toDay)
-    .execute();
+  const rows = await rollupQuery(db, accountId, fromDay, toDay);
   return rows.map((row) => ({ day: row.day, runningMs: Number(row.running_ms), cpuMs: Number(row.cpu_ms), memoryMbMs: Number(row.memory_mb_ms) }));
 }
 
