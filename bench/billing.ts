@@ -63,7 +63,7 @@ export async function benchBilling(): Promise<BenchRow[]> {
       await admission();
       without.push(Number(process.hrtime.bigint() - start) / 1e6);
       start = process.hrtime.bigint();
-      await services.quotaAdmission.refusal(account.id, 'pro');
+      await services.quota.admission.refusal(account.id, 'pro');
       const afterQuota = process.hrtime.bigint();
       await admission();
       withQuota.push(Number(process.hrtime.bigint() - start) / 1e6);

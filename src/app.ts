@@ -83,8 +83,7 @@ export interface AppServices {
   /** Usage per period and per day (billing/usage). */
   usage: UsageReader;
   /** The compute quota: the sweeper (alerts, pauses) and the admission check creates and resumes ask. */
-  quota: QuotaSweeper;
-  quotaAdmission: QuotaAdmission;
+  quota: { sweeper: QuotaSweeper; admission: QuotaAdmission };
   /** Present when the app was built with a runtime. */
   budgets: BudgetSweeper | null;
   /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
@@ -239,7 +238,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     await registerPauses(app, service, snapshots, runtime.name);
   }
   const pauseSnapshots = snapshots;
-  const quota = registerQuota(app, {
+  const quotaSweeper = registerQuota(app, {
     db: storage.db,
     usage,
     periodOf,
@@ -251,7 +250,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     log: app.log,
   });
   // A sandbox that starts running brings the account's next quota threshold closer.
-  sandboxes?.lifecycle.subscribe({ name: 'compute quota', onEvent: (event) => (event.type === 'sandbox.created' || event.type === 'sandbox.resumed' ? quota.wake() : undefined) });
+  sandboxes?.lifecycle.subscribe({ name: 'compute quota', onEvent: (event) => (event.type === 'sandbox.created' || event.type === 'sandbox.resumed' ? quotaSweeper.wake() : undefined) });
+  const quota = { sweeper: quotaSweeper, admission: quotaAdmission };
 
   const evals = await registerEvals(app, {
     storage,
@@ -319,27 +319,6 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
 
   return {
     app,
-    services: {
-      accounts,
-      alerts,
-      notifications,
-      outbox,
-      sandboxes,
-      sessions,
-      meter,
-      spend,
-      usage,
-      quota,
-      quotaAdmission,
-      budgets,
-      evals,
-      pipelines,
-      secrets,
-      webhooks,
-      idempotency,
-      snapshots,
-      metrics,
-      a2a,
-    },
+    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
   };
 }

@@ -39,7 +39,7 @@ describe.each(BACKENDS)('compute quota on %s', (backend) => {
     expect(reply.status).toBe(200);
     return (reply.body as any[]).filter((alert) => alert.type.startsWith('quota_'));
   };
-  const sweepAt = (hours: number) => t.services.quota.runOnce(t0 + hours * HOUR);
+  const sweepAt = (hours: number) => t.services.quota.sweeper.runOnce(t0 + hours * HOUR);
 
   it('raises nothing below 80 % and wakes when the warning is predicted, at hours left ÷ sandboxes running', async () => {
     const { key } = await proAccount(2);
@@ -63,7 +63,7 @@ describe.each(BACKENDS)('compute quota on %s', (backend) => {
       }),
     ]);
     expect(alerts[0].message).toMatch(/80 of the pro plan's 100 compute hours for the period ending 2026-11-01T00:00:00.000Z/);
-    expect(await t.services.quotaAdmission.refusal(accountId, 'pro', t0 + 81 * HOUR)).toBeNull();
+    expect(await t.services.quota.admission.refusal(accountId, 'pro', t0 + 81 * HOUR)).toBeNull();
   });
 
   it('at 100 % raises quota_exceeded once, and the admission creates and resumes ask refuses with a message naming the plan, its hours and the period end', async () => {
@@ -75,7 +75,7 @@ describe.each(BACKENDS)('compute quota on %s', (backend) => {
     const exceeded = alerts.find((alert) => alert.type === 'quota_exceeded');
     expect(exceeded).toMatchObject({ severity: 'critical', resource: { kind: 'account', id: accountId } });
     expect(exceeded.message).toMatch(/paused \(not destroyed\)/);
-    expect(await t.services.quotaAdmission.refusal(accountId, 'pro', t0 + 101 * HOUR)).toBe(
+    expect(await t.services.quota.admission.refusal(accountId, 'pro', t0 + 101 * HOUR)).toBe(
       "the pro plan's 100 compute hours for the period ending 2026-11-01T00:00:00.000Z are used up; running sandboxes were paused, not destroyed. Upgrade the plan, or wait for the next period, to create or resume sandboxes",
     );
   });
@@ -89,17 +89,17 @@ describe.each(BACKENDS)('compute quota on %s', (backend) => {
   it('admits again in the next period', async () => {
     const { accountId } = await proAccount();
     await sweepAt(100);
-    expect(await t.services.quotaAdmission.refusal(accountId, 'pro', t0 + 101 * HOUR)).not.toBeNull();
-    expect(await t.services.quotaAdmission.refusal(accountId, 'pro', Date.parse(PERIOD_END) + HOUR)).toBeNull();
+    expect(await t.services.quota.admission.refusal(accountId, 'pro', t0 + 101 * HOUR)).not.toBeNull();
+    expect(await t.services.quota.admission.refusal(accountId, 'pro', Date.parse(PERIOD_END) + HOUR)).toBeNull();
   });
 
   it('lifts the block at once on a bigger plan, and a smaller plan is refused at its own hours', async () => {
     const { accountId } = await proAccount();
     await sweepAt(100);
     const now = t0 + 101 * HOUR;
-    expect(await t.services.quotaAdmission.refusal(accountId, 'team', now)).toBeNull();
-    expect(await t.services.quotaAdmission.refusal(accountId, 'enterprise', now)).toBeNull();
-    expect(await t.services.quotaAdmission.refusal(accountId, 'free', now)).toMatch(/^the free plan's 10 compute hours for the period ending 2026-11-01T00:00:00.000Z are used up/);
+    expect(await t.services.quota.admission.refusal(accountId, 'team', now)).toBeNull();
+    expect(await t.services.quota.admission.refusal(accountId, 'enterprise', now)).toBeNull();
+    expect(await t.services.quota.admission.refusal(accountId, 'free', now)).toMatch(/^the free plan's 10 compute hours for the period ending 2026-11-01T00:00:00.000Z are used up/);
   });
 
   it("follows the account's quota_warning rule threshold", async () => {
@@ -119,6 +119,6 @@ describe.each(BACKENDS)('compute quota on %s', (backend) => {
     await startMetering(t.storage.db, { id, account_id: account.id, cpus: 1, memory_mb: 256 }, new Date(t0).toISOString());
     await sweepAt(24 * 30);
     expect(await quotaAlerts(key)).toEqual([]);
-    expect(await t.services.quotaAdmission.refusal(account.id, 'enterprise', t0 + 24 * 30 * HOUR)).toBeNull();
+    expect(await t.services.quota.admission.refusal(account.id, 'enterprise', t0 + 24 * 30 * HOUR)).toBeNull();
   });
 });

@@ -12,6 +12,17 @@ export interface BillingUsageDaysTable {
   memory_mb_ms: number | string;
 }
 
+/** Each closed interval cut at UTC midnights, one row per day it touches: a window that starts or ends mid-day reads only that day's pieces. */
+export interface BillingUsagePiecesTable {
+  interval_id: string;
+  day: string;
+  account_id: string;
+  started_at: string;
+  ended_at: string;
+  cpus: number;
+  memory_mb: number;
+}
+
 /** A quota threshold an account crossed in a period at a given limit: inserted once, so an alert is raised once. */
 export interface BillingQuotaMarksTable {
   account_id: string;
