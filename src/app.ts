@@ -250,7 +250,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     log: app.log,
   });
   // A sandbox that starts running brings the account's next quota threshold closer.
-  sandboxes?.lifecycle.subscribe({ name: 'compute quota', onEvent: (event) => (event.type === 'sandbox.created' || event.type === 'sandbox.resumed' ? quotaSweeper.wake() : undefined) });
+  sandboxes?.lifecycle.subscribe({ name: 'compute quota', onEvent: (event) => (['sandbox.created', 'sandbox.running', 'sandbox.resumed'].includes(event.type) ? quotaSweeper.wake() : undefined) });
   const quota = { sweeper: quotaSweeper, admission: quotaAdmission };
 
   const evals = await registerEvals(app, {
