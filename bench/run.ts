@@ -1,6 +1,7 @@
 // `npm run bench [-- names...]`: runs the benchmarks and prints their tables.
 import { benchA2a } from './a2a.js';
 import { benchApi } from './api.js';
+import { benchBilling } from './billing.js';
 import { benchBudgets } from './budgets.js';
 import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
@@ -24,6 +25,10 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   pause: { title: 'Pause/resume vs the raw runtime (freezer, gVisor checkpoint) and snapshots of a 100 MB workspace vs plain tar (same run)', run: benchPause },
   preview: { title: 'Preview proxy vs a direct connection to the sandbox, and port-scan CPU with idle sandboxes (runc, same run)', run: () => benchPreview('runc') },
   a2a: { title: 'Agent delegation: task create → stream events vs the same run started directly, and SSE fan-out (gate and await_approval stages, no runtime, SQLite, same run)', run: benchA2a },
+  billing: {
+    title: 'Billing: usage for an account with 10,000 metered intervals this period vs GET /v1/account, and the compute-quota admission check (no runtime, SQLite, same run)',
+    run: benchBilling,
+  },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };
 

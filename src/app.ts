@@ -40,6 +40,12 @@ import { SessionSweeper, sweepIntervalMs } from './sessions/sweeper.js';
 import { ComputeMeter } from './billing/metering/service.js';
 import { SpendCalculator } from './billing/metering/spend.js';
 import { MeteredUsageReader } from './billing/usage/reader.js';
+import type { PeriodOf } from './billing/usage/period.js';
+import { usageRoutes } from './billing/usage/routes.js';
+import { QuotaAdmission } from './billing/quota/admission.js';
+import { registerQuota } from './billing/quota/plugin.js';
+import type { QuotaSweeper } from './billing/quota/sweeper.js';
+import { createPlanCatalog } from './billing/plans.js';
 import type { UsageReader } from './billing/contract.js';
 import { registerBilling, type BillingFeature } from './billing/plugin.js';
 import type { BudgetSweeper } from './budgets/sweeper.js';
@@ -79,6 +85,8 @@ export interface AppServices {
   usage: UsageReader;
   /** Subscriptions, plan requests, operators and the subscription sweeper (billing/plugin.ts). */
   billing: BillingFeature;
+  /** The compute quota: the sweeper (alerts, pauses) and the admission check creates and resumes ask. */
+  quota: { sweeper: QuotaSweeper; admission: QuotaAdmission };
   /** Present when the app was built with a runtime. */
   budgets: BudgetSweeper | null;
   /** Eval scenarios, suites and runs (the eval pipeline stage runs through it). */
@@ -190,6 +198,10 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   const spend = new SpendCalculator(meter, sessions);
   const usage = new MeteredUsageReader(storage.db, config.computeRates, sessions, new SandboxDirectory(storage.db));
   const billing = await registerBilling(app, { config, storage, accounts, alerts, usage, log: app.log });
+  const periodOf: PeriodOf = (accountId, nowMs) => billing.subscriptions.currentPeriod(accountId, nowMs);
+  await app.register(usageRoutes({ usage, periodOf }));
+  const plans = createPlanCatalog(config);
+  const quotaAdmission = new QuotaAdmission(storage.db, plans);
   // Sandbox callbacks are signed with the account's webhook secret (created with its notification config).
   outbox.handle(
     CALLBACK_KIND,
@@ -216,6 +228,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
       outbox,
       spend,
       accounts,
+      plans: quotaAdmission,
       secretValues: (accountId, names, field) => secrets.values(accountId, names, field),
       publisher: webhooks.publisher,
       consumers: [execRecording(sessions), metrics.lifecycle],
@@ -227,6 +240,21 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     snapshots = await registerSnapshots(app, { config, db: storage.db, runtime, sandboxes: service, accounts, secretsKey });
     await registerPauses(app, service, snapshots, runtime.name);
   }
+  const pauseSnapshots = snapshots;
+  const quotaSweeper = registerQuota(app, {
+    db: storage.db,
+    usage,
+    periodOf,
+    plans,
+    planOf: async (accountId) => (await accounts.getAccount(accountId)).plan,
+    alerts,
+    pauser: sandboxes ? { pauseAllRunning: (accountId) => sandboxes!.pauseAllRunning(accountId, pauseSnapshots) } : null,
+    intervalMs: config.billing.quotaCheckIntervalMs,
+    log: app.log,
+  });
+  // A sandbox that starts running brings the account's next quota threshold closer.
+  sandboxes?.lifecycle.subscribe({ name: 'compute quota', onEvent: (event) => (['sandbox.created', 'sandbox.running', 'sandbox.resumed'].includes(event.type) ? quotaSweeper.wake() : undefined) });
+  const quota = { sweeper: quotaSweeper, admission: quotaAdmission };
 
   const evals = await registerEvals(app, {
     storage,
@@ -294,6 +322,6 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
 
   return {
     app,
-    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
+    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
   };
 }

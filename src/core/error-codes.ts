@@ -17,7 +17,10 @@ export const ERROR_CODES = {
   },
   unauthorized: { status: 401, meaning: 'No credential, or an invalid, expired or revoked API key, session token or ticket.' },
   scope_denied: { status: 403, meaning: "The credential's scope does not cover this endpoint or this data." },
-  plan_limit: { status: 403, meaning: "The account's plan does not allow more (concurrent sandboxes): free something or upgrade." },
+  plan_limit: {
+    status: 403,
+    meaning: "The account's plan does not allow more (concurrent sandboxes, or its compute hours for the period are used up): free something, upgrade, or wait for the next period.",
+  },
   quota_exceeded: { status: 403, meaning: 'A fixed per-account or per-sandbox quota is reached (secrets, snapshots, snapshot storage, webhook endpoints): delete something first.' },
   download_link_expired: { status: 403, meaning: 'The signed download link has expired: ask for a new one.' },
   run_ended: { status: 403, meaning: "The pipeline run has ended: the stage's state token no longer works (state gateway)." },

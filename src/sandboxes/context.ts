@@ -1,7 +1,7 @@
 // What the sandbox feature's parts share: the database, the runtime, the lifecycle (the one writer of
 // status), the per-sandbox locks and what the server remembers about live sandboxes.
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import type { Config, Plan } from '../config.js';
 import type { Database } from '../core/db/schema.js';
 import { NotFound } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
@@ -17,6 +17,13 @@ export interface PlanLock {
   lockForPlanCheck(trx: Kysely<Database>, accountId: string): Promise<void>;
 }
 
+/** What the account's plan admits (billing): concurrent sandboxes, and whether its compute quota still allows starting compute. */
+export interface PlanAdmission {
+  concurrentSandboxes(plan: Plan): number | null;
+  /** Why the account may not start compute now (its plan's compute hours are used up), or null. */
+  refusal(accountId: string, plan: Plan): Promise<string | null>;
+}
+
 export interface SandboxContext {
   db: Kysely<Database>;
   runtime: SandboxRuntime;
@@ -27,6 +34,7 @@ export interface SandboxContext {
   locks: SandboxLocks;
   secrets: InjectedSecrets;
   accounts: PlanLock;
+  plans: PlanAdmission;
   /** Sandboxes being torn down: their processes go away on purpose, which the crash check must not report. */
   ending: Set<string>;
   /** Set-up work running in the background, so shutdown and tests can wait for it. */

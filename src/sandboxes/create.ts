@@ -6,7 +6,6 @@ import { scopeReadsSecrets, type Principal } from '../core/access.js';
 import { Forbidden, Invalid, LimitExceeded } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
-import { createPlanCatalog } from '../billing/plans.js';
 import { TemplateNotReady } from '../runtime/errors.js';
 import { findTemplate, howToMakeReady, templateLowerDirs } from '../runtime/templates/index.js';
 import type { ExecResult, SandboxShape } from '../runtime/runtime.js';
@@ -119,7 +118,9 @@ async function requireReadyTemplate(ctx: SandboxContext, name: string): Promise<
 }
 
 async function admitWithinPlan(ctx: SandboxContext, plan: Plan, row: store.SandboxRow & { status: 'creating' }): Promise<void> {
-  const limit = createPlanCatalog(ctx.config).get(plan).concurrentSandboxes;
+  const refusal = await ctx.plans.refusal(row.account_id, plan);
+  if (refusal) throw new LimitExceeded(refusal, 'plan_limit');
+  const limit = ctx.plans.concurrentSandboxes(plan);
   await ctx.db.transaction().execute(async (trx) => {
     await ctx.accounts.lockForPlanCheck(trx, row.account_id);
     if (limit !== null && (await store.countLiveSandboxes(trx, row.account_id)) >= limit) {

@@ -19,7 +19,7 @@ export const SandboxEventView = Type.Object({
   to: Type.Union([Status, Type.Null()], { description: 'The status after; null for events that change no status.' }),
   data: Type.Record(Type.String(), Type.Unknown(), {
     description:
-      'By type: `sandbox.created` template, runtime, warm (handed out from the warm pool), setup_steps, budget, duration_ms (create request → sandbox up); `sandbox.running` duration_ms (create request → set-up finished); `sandbox.paused` reason (`request` or `idle_timeout`); `sandbox.resumed` budget; `sandbox.restoring`/`sandbox.restored` snapshot_id; `sandbox.error` reason (withheld, like `error`, from narrower keys on a confidential sandbox); `sandbox.budget_threshold` threshold (`budget_warning` or `budget_critical`), level, budget, spend_usd, fraction; `sandbox.destroyed` reason (`deleted` or `budget_exceeded`), duration_ms (the teardown).',
+      'By type: `sandbox.created` template, runtime, warm (handed out from the warm pool), setup_steps, budget, duration_ms (create request → sandbox up); `sandbox.running` duration_ms (create request → set-up finished); `sandbox.paused` reason (`request`, `idle_timeout` or `compute_quota`); `sandbox.resumed` budget; `sandbox.restoring`/`sandbox.restored` snapshot_id; `sandbox.error` reason (withheld, like `error`, from narrower keys on a confidential sandbox); `sandbox.budget_threshold` threshold (`budget_warning` or `budget_critical`), level, budget, spend_usd, fraction; `sandbox.destroyed` reason (`deleted` or `budget_exceeded`), duration_ms (the teardown).',
   }),
 });
 

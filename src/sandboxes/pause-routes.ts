@@ -43,12 +43,12 @@ export function pauseRoutes(service: SandboxService, pauseSnapshots: PauseSnapsh
         tags: ['sandboxes'],
         summary: 'Resume a paused sandbox',
         description:
-          "paused → running: processes continue where they stopped, and `last_activity_at` is now (the idle timeout counts again from here). Waits for the automatic pause snapshot's copy if it is still running. Resuming a running sandbox answers 200 and changes nothing; other states answer 409.",
+          "paused → running: processes continue where they stopped, and `last_activity_at` is now (the idle timeout counts again from here). Waits for the automatic pause snapshot's copy if it is still running. Resuming a running sandbox answers 200 and changes nothing; other states answer 409. While the plan's compute hours for the period are used up, resuming a paused sandbox answers 403 `plan_limit` (the quota paused it; it resumes after an upgrade or in the next period).",
         params: SandboxParams,
         response: { 200: PauseResult, ...errors },
       },
       handler: async (request) => {
-        const row = await service.resume(request.principal!.accountId, request.params.id);
+        const row = await service.resume(request.principal!.accountId, request.params.id, request.principal!.plan);
         return { id: row.id, status: row.status, paused_at: row.paused_at, last_activity_at: row.last_activity_at };
       },
     });

@@ -1,7 +1,8 @@
 // Pause and resume: the runtime freezes or thaws the processes, the lifecycle records the edge (compute
 // metering closes or opens with it). The pause's automatic snapshot is a port the pause path calls, not
 // a consumer: it must run while the sandbox is frozen and under its lock, and the pause API answers its id.
-import { Conflict } from '../core/errors.js';
+import type { Plan } from '../config.js';
+import { Conflict, LimitExceeded } from '../core/errors.js';
 import { SandboxNotFound } from '../runtime/errors.js';
 import { enterError, getSandbox, type SandboxContext } from './context.js';
 import { LifecycleConflict } from './lifecycle/edges.js';
@@ -18,7 +19,7 @@ export interface PauseSnapshots {
   takeOnPause(row: store.SandboxRow): Promise<PauseSnapshot>;
 }
 
-export type PauseReason = 'request' | 'idle_timeout';
+export type PauseReason = 'request' | 'idle_timeout' | 'compute_quota';
 
 /**
  * running → paused: every process frozen, no CPU (and so no compute charge), then the automatic snapshot.
@@ -62,11 +63,14 @@ export async function pauseSandbox(
 }
 
 /** paused → running. Resuming a running sandbox changes nothing. Waits for the automatic snapshot's copy (the lock). */
-export async function resumeSandbox(ctx: SandboxContext, accountId: string, id: string): Promise<store.SandboxRow> {
+export async function resumeSandbox(ctx: SandboxContext, accountId: string, id: string, plan: Plan): Promise<store.SandboxRow> {
   return ctx.locks.run(id, async () => {
     const row = await getSandbox(ctx, accountId, id);
     if (row.status === 'running') return row;
     ctx.lifecycle.requireEdge('sandbox.resumed', row.status);
+    // Otherwise the compute quota would not hold: the quota paused it, and resuming starts the charge again.
+    const refusal = await ctx.plans.refusal(accountId, plan);
+    if (refusal) throw new LimitExceeded(refusal, 'plan_limit');
     try {
       await ctx.runtime.resume(id);
     } catch (error) {
@@ -77,6 +81,20 @@ export async function resumeSandbox(ctx: SandboxContext, accountId: string, id: 
     const { row: resumed } = await ctx.lifecycle.transition(id, { type: 'sandbox.resumed', changes: (at) => ({ paused_at: null, last_activity_at: at }), data: { budget: row.budget } });
     return resumed;
   });
+}
+
+/** The account's running sandboxes on this server, paused (compute quota reached); how many were. */
+export async function pauseAllRunning(ctx: SandboxContext, accountId: string, snapshots: PauseSnapshots | null): Promise<number> {
+  let paused = 0;
+  for (const id of await store.runningSandboxIdsOf(ctx.db, accountId, ctx.config.hostId)) {
+    try {
+      const { snapshot } = await pauseSandbox(ctx, accountId, id, 'compute_quota', snapshots);
+      if (snapshot) paused++;
+    } catch (error) {
+      ctx.log.warn({ err: error, sandbox_id: id }, 'could not pause a sandbox at the compute quota');
+    }
+  }
+  return paused;
 }
 
 /** Running sandboxes with a `timeout` that have seen no activity for that long: paused, with an `idle_timeout` alert. */

@@ -10,7 +10,7 @@ import type { Storage } from '../core/db/database.js';
 import type { EventPublisher } from '../core/events/published.js';
 import type { Outbox } from '../core/outbox/outbox.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
-import type { PlanLock } from './context.js';
+import type { PlanAdmission, PlanLock } from './context.js';
 import { SandboxEndings } from './endings.js';
 import { sandboxEventRoutes } from './events-routes.js';
 import { fileRoutes } from './files-routes.js';
@@ -29,6 +29,7 @@ export interface SandboxesDeps {
   outbox: Outbox;
   spend: SpendCalculator;
   accounts: PlanLock;
+  plans: PlanAdmission;
   secretValues: SecretValues;
   /** Receives every lifecycle event inside its transaction (webhooks). */
   publisher?: EventPublisher;
@@ -47,6 +48,7 @@ export async function registerSandboxes(app: FastifyInstance, deps: SandboxesDep
     spend: deps.spend,
     endings: new SandboxEndings(deps.alerts, deps.spend, deps.outbox),
     accounts: deps.accounts,
+    plans: deps.plans,
     secretValues: deps.secretValues,
     publisher: deps.publisher,
   });

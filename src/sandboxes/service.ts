@@ -4,12 +4,12 @@
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
-import type { Config } from '../config.js';
+import type { Config, Plan } from '../config.js';
 import type { Principal, Scope } from '../core/access.js';
 import type { Database } from '../core/db/schema.js';
 import { NO_PUBLISHER, type EventPublisher } from '../core/events/published.js';
 import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
-import { getSandbox, recordActivity, type PlanLock, type SandboxContext } from './context.js';
+import { getSandbox, recordActivity, type PlanAdmission, type PlanLock, type SandboxContext } from './context.js';
 import { createSandbox } from './create.js';
 import { eventsForScope, sandboxDetail } from './detail.js';
 import type { SandboxEndings } from './endings.js';
@@ -19,7 +19,7 @@ import { InjectedSecrets, NO_SECRETS, type SecretValues } from './injected-secre
 import type { SandboxEvent } from './lifecycle/contract.js';
 import { SandboxLifecycle } from './lifecycle/lifecycle.js';
 import type { Logger } from '../core/logging.js';
-import { pauseIdle, pauseSandbox, resumeSandbox, type PauseReason, type PauseSnapshot, type PauseSnapshots } from './pause.js';
+import { pauseAllRunning, pauseIdle, pauseSandbox, resumeSandbox, type PauseReason, type PauseSnapshot, type PauseSnapshots } from './pause.js';
 import { whileRestoring } from './restore.js';
 import { SandboxLocks } from './sandbox-locks.js';
 import type { CreateSandboxInput, ExecInput } from './schemas.js';
@@ -43,6 +43,8 @@ export interface SandboxServiceDeps {
   endings: SandboxEndings;
   /** The accounts feature: its lock for the concurrent-sandbox check. */
   accounts: PlanLock;
+  /** Billing: the plan's concurrency and compute quota, checked by create and resume. */
+  plans: PlanAdmission;
   /** The secrets store (account secrets named at creation); without one, naming a secret is a 400. */
   secretValues?: SecretValues;
   /** Receives every lifecycle event inside its transaction (webhook fan-out). */
@@ -73,6 +75,7 @@ export class SandboxService {
       locks: new SandboxLocks(),
       secrets: new InjectedSecrets(deps.secretValues ?? NO_SECRETS),
       accounts: deps.accounts,
+      plans: deps.plans,
       ending: new Set(),
       background: new Set(),
     };
@@ -162,8 +165,14 @@ export class SandboxService {
     return pauseSandbox(this.ctx, accountId, id, reason, snapshots);
   }
 
-  resume(accountId: string, id: string): Promise<store.SandboxRow> {
-    return resumeSandbox(this.ctx, accountId, id);
+  /** Refused (403 plan_limit) while the account's compute quota is used up. */
+  resume(accountId: string, id: string, plan: Plan): Promise<store.SandboxRow> {
+    return resumeSandbox(this.ctx, accountId, id, plan);
+  }
+
+  /** The compute quota's pause: every running sandbox of the account on this server, never destroyed; how many were paused. */
+  pauseAllRunning(accountId: string, snapshots: PauseSnapshots | null): Promise<number> {
+    return pauseAllRunning(this.ctx, accountId, snapshots);
   }
 
   pauseIdle(snapshots: PauseSnapshots | null, now = Date.now()): Promise<string[]> {

@@ -1,5 +1,6 @@
 // SQL for sandboxes.
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { prepared } from '../core/db/prepared.js';
 import type { Database, SandboxesTable } from '../core/db/schema.js';
 import { LIVE_STATUSES, type SandboxStatus } from './lifecycle/contract.js';
 
@@ -28,16 +29,25 @@ export async function listSandboxes(db: Kysely<Database>, accountId: string, opt
 
 /** Sandboxes the account created per UTC day, for those created in [fromIso, toIso). */
 export async function createdPerDay(db: Kysely<Database>, accountId: string, fromIso: string, toIso: string): Promise<{ day: string; count: number }[]> {
+  const rows = await createdPerDayQuery(db, accountId, fromIso, toIso);
+  return rows.map((row) => ({ day: row.day, count: Number(row.n) }));
+}
+
+const createdPerDayQuery = prepared((db, accountId, fromIso, toIso) => {
   const day = sql<string>`substr(created_at, 1, 10)`;
-  const rows = await db
+  return db
     .selectFrom('sandboxes')
     .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
     .where('account_id', '=', accountId)
     .where('created_at', '>=', fromIso)
     .where('created_at', '<', toIso)
-    .groupBy(day)
-    .execute();
-  return rows.map((row) => ({ day: row.day, count: Number(row.n) }));
+    .groupBy(day);
+});
+
+/** Ids of the account's sandboxes running on the server `hostId`. */
+export async function runningSandboxIdsOf(db: Kysely<Database>, accountId: string, hostId: string): Promise<string[]> {
+  const rows = await db.selectFrom('sandboxes').select('id').where('account_id', '=', accountId).where('host_id', '=', hostId).where('status', '=', 'running').execute();
+  return rows.map((row) => row.id);
 }
 
 export async function countLiveSandboxes(db: Kysely<Database>, accountId: string): Promise<number> {

@@ -5,6 +5,7 @@ import type { SessionFindingsTable, SessionsTable } from '../core/db/schema.js';
 import type { EventType } from './ingest-validation.js';
 import type { EventRow, SessionRow, SessionStatus } from './timeline.js';
 import type { Db } from '../core/db/handles.js';
+import { prepared } from '../core/db/prepared.js';
 
 /** Creates the session unless the account already has one with this id. */
 export async function ensureSession(db: Db, row: Insertable<SessionsTable>): Promise<void> {
@@ -220,17 +221,20 @@ export async function llmCostBySandbox(db: Db, sandboxIds: readonly string[]): P
 
 /** LLM cost of the account's sessions per UTC day of their creation on this server, for sessions created in [fromIso, toIso). */
 export async function llmCostPerDay(db: Db, accountId: string, fromIso: string, toIso: string): Promise<Map<string, number>> {
+  const rows = await llmCostPerDayQuery(db, accountId, fromIso, toIso);
+  return new Map(rows.map((row) => [row.day, Number(row.llm ?? 0)]));
+}
+
+const llmCostPerDayQuery = prepared((db, accountId, fromIso, toIso) => {
   const day = sql<string>`substr(created_at, 1, 10)`;
-  const rows = await db
+  return db
     .selectFrom('sessions')
     .select((eb) => [day.as('day'), eb.fn.sum<number | string>('llm_cost_usd').as('llm')])
     .where('account_id', '=', accountId)
     .where('created_at', '>=', fromIso)
     .where('created_at', '<', toIso)
-    .groupBy(day)
-    .execute();
-  return new Map(rows.map((row) => [row.day, Number(row.llm ?? 0)]));
-}
+    .groupBy(day);
+});
 
 /** LLM cost, lowest trust score and number of a run's sessions (see runSessions). */
 export async function runTotals(db: Db, runId: string, runSandboxIds: readonly string[]) {

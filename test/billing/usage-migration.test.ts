@@ -57,11 +57,17 @@ describe.each(BACKENDS)('usage rollup migration on %s', (backend) => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('backfills the per-day rollup from the intervals closed before it, split at UTC midnight, open ones left out', async () => {
+  it('backfills the per-day rollup and pieces from the intervals closed before them, split at UTC midnight, open ones left out', async () => {
     const rows = await storage.db.selectFrom('billing_usage_days').selectAll().orderBy('day').execute();
     expect(rows.map((row) => [row.account_id, row.day, Number(row.running_ms), Number(row.cpu_ms), Number(row.memory_mb_ms)])).toEqual([
       ['acc_old', '2026-10-01', 3_600_000, 3_600_000, 512 * 3_600_000],
       ['acc_old', '2026-10-02', 2 * 3_600_000 + 1_800_000, 2 * 3_600_000 + 2 * 1_800_000, 512 * (2 * 3_600_000 + 1_800_000)],
+    ]);
+    const pieces = await storage.db.selectFrom('billing_usage_pieces').selectAll().orderBy('interval_id').orderBy('day').execute();
+    expect(pieces.map((piece) => [piece.interval_id, piece.day, piece.started_at, piece.ended_at])).toEqual([
+      ['use_1', '2026-10-01', '2026-10-01T23:00:00.000Z', '2026-10-02T00:00:00.000Z'],
+      ['use_1', '2026-10-02', '2026-10-02T00:00:00.000Z', '2026-10-02T02:00:00.000Z'],
+      ['use_2', '2026-10-02', '2026-10-02T10:00:00.000Z', '2026-10-02T10:30:00.000Z'],
     ]);
   });
 });

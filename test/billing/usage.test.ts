@@ -103,6 +103,14 @@ describe.each(BACKENDS)('usage on %s', (backend) => {
     const days = await t.services.usage.daily(accountId, period, nowMs);
     expect(days.map((day) => day.date)).toEqual(['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-04']);
     expect(days.reduce((total, day) => total + day.computeHours, 0)).toBeCloseTo(expectedHours, 9);
+    // Two part-days and no whole day between them, and a window inside one day.
+    for (const [from, to] of [
+      [30.5, 53.25],
+      [49.1, 49.9],
+    ] as const) {
+      const hours = spans.flat().reduce((total, [start, end]) => total + Math.max(0, Math.min(end ?? 90.125, to) - Math.max(start, from)), 0);
+      expect((await t.services.usage.usage(accountId, window(from, to), nowMs)).computeHours).toBeCloseTo(hours, 9);
+    }
   });
 
   it("adds the LLM cost of the account's sessions on the day each session was recorded, and counts sandboxes created per day", async () => {

@@ -1,5 +1,6 @@
 // SQL for compute usage intervals and their per-day rollup.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { BillingUsagePiecesTable } from '../../core/db/billing-usage-tables.js';
 import type { Database, SandboxUsageTable } from '../../core/db/schema.js';
 import { splitByDay } from './days.js';
 
@@ -27,11 +28,24 @@ export async function closeInterval(db: Kysely<Database>, sandboxId: string, end
   return db.isTransaction ? close(db) : db.transaction().execute(close);
 }
 
-/** Adds closed intervals to `billing_usage_days`, each split at UTC midnights. */
+/** Adds closed intervals to `billing_usage_days` and `billing_usage_pieces`, each split at UTC midnights. */
 async function addToRollup(db: Kysely<Database>, closed: readonly UsageRow[]): Promise<void> {
   const sums = new Map<string, { account_id: string; day: string; running_ms: number; cpu_ms: number; memory_mb_ms: number }>();
+  const pieces: Insertable<BillingUsagePiecesTable>[] = [];
   for (const interval of closed) {
-    for (const { day, ms } of splitByDay(Date.parse(interval.started_at), Date.parse(interval.ended_at!))) {
+    const startMs = Date.parse(interval.started_at);
+    let pieceStartMs = startMs;
+    for (const { day, ms } of splitByDay(startMs, Date.parse(interval.ended_at!))) {
+      pieces.push({
+        interval_id: interval.id,
+        day,
+        account_id: interval.account_id,
+        started_at: new Date(pieceStartMs).toISOString(),
+        ended_at: new Date(pieceStartMs + ms).toISOString(),
+        cpus: interval.cpus,
+        memory_mb: interval.memory_mb,
+      });
+      pieceStartMs += ms;
       const key = `${interval.account_id} ${day}`;
       const sum = sums.get(key) ?? { account_id: interval.account_id, day, running_ms: 0, cpu_ms: 0, memory_mb_ms: 0 };
       sum.running_ms += ms;
@@ -40,6 +54,7 @@ async function addToRollup(db: Kysely<Database>, closed: readonly UsageRow[]): P
       sums.set(key, sum);
     }
   }
+  if (pieces.length) await db.insertInto('billing_usage_pieces').values(pieces).execute();
   for (const row of sums.values()) {
     await db
       .insertInto('billing_usage_days')

@@ -12,13 +12,25 @@ export interface BillingUsageDaysTable {
   memory_mb_ms: number | string;
 }
 
+/** Each closed interval cut at UTC midnights, one row per day it touches: a window that starts or ends mid-day reads only that day's pieces. */
+export interface BillingUsagePiecesTable {
+  interval_id: string;
+  day: string;
+  account_id: string;
+  started_at: string;
+  ended_at: string;
+  cpus: number;
+  memory_mb: number;
+}
+
 /** A quota threshold an account crossed in a period at a given limit: inserted once, so an alert is raised once. */
 export interface BillingQuotaMarksTable {
   account_id: string;
   period_start: string;
   /** The plan's compute hours when it was crossed: a bigger plan's limit is a new threshold (and lifts the block). */
   limit_hours: number;
-  type: 'quota_warning' | 'quota_exceeded';
+  /** An alert raised, or `limit_reached`: creates and resumes are refused until the period ends or the plan grows. */
+  type: 'quota_warning' | 'quota_exceeded' | 'limit_reached';
   period_end: string;
   hours_used: number;
   created_at: string;

@@ -6,7 +6,18 @@
 /** An account's plan (accounts.plan); billing/plans.ts holds what each allows. */
 export type Plan = 'free' | 'pro' | 'team' | 'enterprise';
 
-export const ALERT_TYPES = ['budget_warning', 'budget_critical', 'budget_exceeded', 'trust_low', 'trust_critical', 'sandbox_error', 'idle_timeout', 'quota_warning', 'quota_exceeded', 'payment_failed'] as const;
+export const ALERT_TYPES = [
+  'budget_warning',
+  'budget_critical',
+  'budget_exceeded',
+  'trust_low',
+  'trust_critical',
+  'sandbox_error',
+  'idle_timeout',
+  'quota_warning',
+  'quota_exceeded',
+  'payment_failed',
+] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;

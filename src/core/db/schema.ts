@@ -5,7 +5,7 @@
 // Columns with a closed set of values (status, plan, scope, kind) have the union as their type, so queries are checked.
 import type { Generated } from 'kysely';
 import type { Scope } from '../access.js';
-import type { BillingQuotaMarksTable, BillingUsageDaysTable } from './billing-usage-tables.js';
+import type { BillingQuotaMarksTable, BillingUsageDaysTable, BillingUsagePiecesTable } from './billing-usage-tables.js';
 import type { A2aAgentsTable, A2aPushConfigsTable, A2aTaskArtifactsTable, A2aTaskEventsTable, A2aTaskMessagesTable, A2aTasksTable, A2aWebhooksTable } from './a2a-tables.js';
 import type { BillingPlanRequestsTable, BillingSubscriptionsTable } from './billing-tables.js';
 import type { BillingProviderEventsTable } from './billing-provider-tables.js';
@@ -453,6 +453,7 @@ export interface Database {
   session_findings: SessionFindingsTable;
   sandbox_usage: SandboxUsageTable;
   billing_usage_days: BillingUsageDaysTable;
+  billing_usage_pieces: BillingUsagePiecesTable;
   billing_quota_marks: BillingQuotaMarksTable;
   eval_scenarios: EvalScenariosTable;
   eval_suites: EvalSuitesTable;

@@ -16,6 +16,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('billing_usage_days_pk', ['account_id', 'day'])
     .execute();
   await db.schema
+    .createTable('billing_usage_pieces')
+    .addColumn('interval_id', 'text', (c) => c.notNull().references('sandbox_usage.id').onDelete('cascade'))
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('account_id', 'text', (c) => c.notNull())
+    .addColumn('started_at', 'text', (c) => c.notNull())
+    .addColumn('ended_at', 'text', (c) => c.notNull())
+    .addColumn('cpus', 'integer', (c) => c.notNull())
+    .addColumn('memory_mb', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('billing_usage_pieces_pk', ['interval_id', 'day'])
+    .execute();
+  await db.schema.createIndex('billing_usage_pieces_day_idx').on('billing_usage_pieces').columns(['account_id', 'day']).execute();
+  await db.schema
     .createTable('billing_quota_marks')
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('period_start', 'text', (c) => c.notNull())
@@ -44,6 +56,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('sandboxes_account_created_idx').execute();
   await db.schema.dropIndex('sandbox_usage_account_open_idx').execute();
   await db.schema.dropTable('billing_quota_marks').execute();
+  await db.schema.dropTable('billing_usage_pieces').execute();
   await db.schema.dropTable('billing_usage_days').execute();
 }
 
@@ -58,7 +71,7 @@ interface Interval {
 
 const DAY_MS = 86_400_000;
 
-/** The rollup billing/metering/store.ts keeps from here on, for the intervals closed before it existed. */
+/** The rollup and pieces billing/metering/store.ts keeps from here on, for the intervals closed before they existed. */
 async function backfill(db: Kysely<any>, closed: readonly Interval[]): Promise<void> {
   const sums = new Map<string, { account_id: string; day: string; running_ms: number; cpu_ms: number; memory_mb_ms: number }>();
   for (const interval of closed) {
@@ -72,6 +85,16 @@ async function backfill(db: Kysely<any>, closed: readonly Interval[]): Promise<v
       sum.cpu_ms += (end - start) * interval.cpus;
       sum.memory_mb_ms += (end - start) * interval.memory_mb;
       sums.set(key, sum);
+      const piece = {
+        interval_id: interval.id,
+        day,
+        account_id: interval.account_id,
+        started_at: new Date(start).toISOString(),
+        ended_at: new Date(end).toISOString(),
+        cpus: interval.cpus,
+        memory_mb: interval.memory_mb,
+      };
+      await db.insertInto('billing_usage_pieces').values(piece).execute();
       start = end;
     }
   }
