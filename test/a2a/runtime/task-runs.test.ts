@@ -67,7 +67,18 @@ describe.each(BACKENDS)('A2A tasks running command stages (runc) on %s', (backen
     expect(artifact.data).toEqual({ id: done.artifacts[0].id, name: 'report.md', mime_type: 'text/markdown' });
     expect(events.map((event: any) => event.kind).slice(-2)).toEqual(['status', 'complete']);
     expect(events.indexOf(artifact)).toBeLessThan(events.length - 2);
-    expect(done.cost_usd).toBeGreaterThan(0);
+    // cost_usd is refreshed after each run event, the last one a moment after the task ended.
+    const costed = await waitFor(
+      'the task cost to include its stage sandbox',
+      async () => {
+        const current = (await t.request('GET', `/v1/a2a/tasks/${task.id}`, { token: key })).body;
+        if (!(current.cost_usd > 0)) throw new Error(`cost_usd ${current.cost_usd}`);
+        return current;
+      },
+      10_000,
+      500,
+    );
+    expect(costed.cost_usd).toBeGreaterThan(0);
 
     // The same pipeline run directly uses its own default template, which has no python.
     const direct = await t.request('POST', `/v1/pipelines/${pipeline.id}/runs`, { token: key, body: {} });
