@@ -25,6 +25,8 @@ export interface RaiseAlert {
   sandboxId: string | null;
   message: string;
   details?: Record<string, unknown>;
+  /** A new occurrence (the next billing period's quota alert): an open alert of the same type and resource is resolved first, so this one is raised and delivered. */
+  supersedesOpen?: boolean;
 }
 
 export interface RaiseOptions {

@@ -39,6 +39,7 @@ export class AlertService implements AlertRaiser, AlertThresholds {
     const raised = await inTransaction(db, async (trx) => {
       const rule = await this.rule(trx, alert.accountId, alert.type);
       if (rule.enabled !== 1) return null;
+      if (alert.supersedesOpen) await store.resolveOpenAlert(trx, alert.accountId, alert.type, alert.resource, nowIso());
       const row: store.AlertRow = {
         id: newId('alr'),
         account_id: alert.accountId,

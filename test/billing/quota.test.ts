@@ -86,6 +86,21 @@ describe.each(BACKENDS)('compute quota on %s', (backend) => {
     expect((await quotaAlerts(key)).map((alert) => alert.type).sort()).toEqual(['quota_exceeded', 'quota_warning']);
   });
 
+  it("raises the next period's warning even while the last period's is still open", async () => {
+    const { key } = await proAccount();
+    await sweepAt(80);
+    // October has 744 hours: 80 h into November the sandbox, running all along, reaches 80 % again.
+    await sweepAt(744 + 80);
+    const alerts = await quotaAlerts(key);
+    expect(alerts.map((alert) => [alert.type, alert.resolved, alert.details.period_end])).toEqual(
+      expect.arrayContaining([
+        ['quota_warning', true, PERIOD_END],
+        ['quota_warning', false, '2026-12-01T00:00:00.000Z'],
+      ]),
+    );
+    expect(alerts).toHaveLength(2);
+  });
+
   it('admits again in the next period', async () => {
     const { accountId } = await proAccount();
     await sweepAt(100);

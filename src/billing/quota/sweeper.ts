@@ -92,6 +92,8 @@ export class QuotaSweeper {
           type,
           resource: { kind: 'account', id: accountId },
           sandboxId: null,
+          // Marked once per period and limit (above): an alert of an earlier period still open must not swallow this one.
+          supersedesOpen: true,
           message:
             type === 'quota_exceeded'
               ? `Compute quota used up: ${used} of the ${plan} plan's ${at.limitHours} compute hours for the period ending ${at.period.end}. Running sandboxes are paused (not destroyed); creating and resuming sandboxes is refused until the period ends or the plan is upgraded.`
