@@ -10,9 +10,9 @@ import { startMetering, stopMetering } from '../src/billing/metering/service.js'
 import { databaseFile, loadConfig } from '../src/config.js';
 import type { Database } from '../src/core/db/schema.js';
 import { openStorage } from '../src/core/db/database.js';
-import { newId } from '../src/core/ids.js';
 import { migrateToLatest } from '../src/core/db/migrate.js';
 import { countLiveSandboxes } from '../src/sandboxes/store.js';
+import { sandboxRecord } from '../test/helpers/sandbox-record.js';
 import { latencies } from './api.js';
 import type { BenchRow } from './table.js';
 
@@ -89,47 +89,10 @@ export async function seedIntervals(db: Kysely<Database>, accountId: string): Pr
   const slotMs = (now - 60_000 - monthStart) / perSandbox;
   const iso = (ms: number) => new Date(Math.floor(ms)).toISOString();
   for (let s = 0; s < SANDBOXES; s++) {
-    const id = newId('sbx');
-    await db
-      .insertInto('sandboxes')
-      .values({
-        id,
-        account_id: accountId,
-        status: s < OPEN ? 'running' : 'destroyed',
-        error: null,
-        runtime: 'runc',
-        template: 'minimal',
-        cpus: 1,
-        memory_mb: 256,
-        disk_gb: 1,
-        network_mode: 'none',
-        allowlist: '[]',
-        env: '{}',
-        ip: null,
-        repo: null,
-        repo_branch: null,
-        repo_commit: null,
-        repo_subdir: null,
-        budget: null,
-        init_script: null,
-        timeout: null,
-        packages: '[]',
-        agents: '[]',
-        created_at: iso(monthStart),
-        updated_at: iso(monthStart),
-        last_activity_at: iso(monthStart),
-        destroyed_at: null,
-        on_complete: null,
-        on_budget_exceeded: null,
-        destroyed_reason: null,
-        budget_alerts_raised: 0,
-        completed_at: null,
-        host_id: null,
-        secrets: '[]',
-        paused_at: null,
-        confidential: 0,
-      } as never)
-      .execute();
+    const at = iso(monthStart);
+    const record = sandboxRecord(accountId, { status: s < OPEN ? 'running' : 'destroyed', template: 'minimal', created_at: at, updated_at: at, last_activity_at: at });
+    const id = record.id;
+    await db.insertInto('sandboxes').values(record).execute();
     const sandbox = { id, account_id: accountId, cpus: 1, memory_mb: 256 };
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < perSandbox; i++) {
