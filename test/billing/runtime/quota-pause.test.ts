@@ -14,7 +14,7 @@ describe('compute quota with runc', () => {
   const body = { template: 'python-311', network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 };
 
   beforeAll(async () => {
-    t = await startApp('sqlite', { PADDOCK_PLAN_PRO_COMPUTE_HOURS: String(QUOTA_HOURS) }, { runtime: 'runc', networkProfile: 1 });
+    t = await startApp('sqlite', { PADDOCK_PLAN_PRO_COMPUTE_HOURS: String(QUOTA_HOURS), PADDOCK_QUOTA_CHECK_INTERVAL_MS: '5000' }, { runtime: 'runc', networkProfile: 1 });
     ({
       key,
       account: { id: accountId },
@@ -31,12 +31,14 @@ describe('compute quota with runc', () => {
     const write = await t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'echo work in progress > /workspace/keep.txt' } });
     expect(write.body.exit_code).toBe(0);
 
-    await waitFor('the quota to pause the sandbox', async () => (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body.status === 'paused', 90_000);
-    // Paused when the quota was reached, not a whole check interval (60 s) later.
+    await waitFor('the quota to pause the sandbox', async () => (await t.request('GET', `/v1/sandboxes/${id}`, { token: key })).body.status === 'paused', 90_000, 500);
+    // Paused when the quota was reached (at the predicted crossing, or the 5 s check under load), not much later.
     const used = await t.services.usage.usage(accountId, { start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 1000).toISOString() });
     expect(used.computeHours).toBeGreaterThanOrEqual(QUOTA_HOURS);
     expect(used.computeHours).toBeLessThan(QUOTA_HOURS + 15 / 3600);
-    const alerts = (await t.request('GET', '/v1/alerts', { token: key })).body as any[];
+    const listed = await t.request('GET', '/v1/alerts', { token: key });
+    expect(listed.status, listed.text).toBe(200);
+    const alerts = listed.body as any[];
     expect(alerts.map((alert) => alert.type)).toEqual(expect.arrayContaining(['quota_warning', 'quota_exceeded']));
     const events = (await t.request('GET', `/v1/sandboxes/${id}/events`, { token: key })).body as any[];
     expect(events.find((event) => event.type === 'sandbox.paused')?.data).toMatchObject({ reason: 'compute_quota' });
@@ -59,5 +61,5 @@ describe('compute quota with runc', () => {
     const read = await t.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'cat /workspace/keep.txt' } });
     expect(read.body).toMatchObject({ exit_code: 0, output: 'work in progress\n' });
     expect((await t.request('DELETE', `/v1/sandboxes/${id}`, { token: key })).status).toBe(204);
-  });
+  }, 150_000);
 });
