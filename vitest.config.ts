@@ -11,6 +11,7 @@ const runtimeTests = [
   'test/pipelines/runtime/**/*.test.ts',
   'test/a2a/runtime/**/*.test.ts',
   'test/billing/runtime/**/*.test.ts',
+  'test/dashboard/runtime/**/*.test.ts',
   'test/pipelines/eval-stage.test.ts',
   'test/core/fuzz-routes.test.ts',
   'test/core/scope-table.test.ts',

@@ -14,6 +14,7 @@ if [ "${#test_majors[@]}" -eq 0 ]; then
 fi
 
 bash scripts/prepare.sh
+bash scripts/install-chromium.sh
 # The dependency rules (.dependency-cruiser.cjs, scripts/feature-cycles.mjs) first: a few seconds, and a
 # feature reaching into another's tables or an import cycle fails the run before any test starts.
 npm run --silent lint:deps

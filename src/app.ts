@@ -65,6 +65,7 @@ import { secretRoutes } from './secrets/routes.js';
 import { SecretService } from './secrets/service.js';
 import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
 import { createA2aCore, registerA2a, type A2aFeature } from './a2a/plugin.js';
+import { registerDashboard } from './dashboard/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -180,6 +181,7 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
   await registerOpenApi(app);
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
+  await registerDashboard(app, { accounts, sessionTtlSeconds: config.sessionTtlSeconds, assetsDir: config.dashboardAssetsDir ?? undefined });
   const { alerts, notifications, outbox } = await registerAlerts(app, config, storage);
   const webhooks = await registerWebhooks(app, { config, storage, outbox });
 

@@ -99,6 +99,8 @@ export interface Config {
   /** Base URL clients reach this server at (PADDOCK_PUBLIC_URL), for links such as snapshot downloads;
    * null: taken from the request's Host header. */
   publicUrl: string | null;
+  /** The dashboard's built files (PADDOCK_DASHBOARD_DIR); null: dist/dashboard-assets beside the code. */
+  dashboardAssetsDir: string | null;
   snapshots: {
     /** Where the local snapshot store keeps archives. */
     dir: string;
@@ -264,6 +266,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     },
     secretsKey: secretsKey(env.PADDOCK_SECRETS_KEY),
     publicUrl: publicUrl(env.PADDOCK_PUBLIC_URL),
+    dashboardAssetsDir: env.PADDOCK_DASHBOARD_DIR || null,
     snapshots: {
       dir: path.resolve(env.PADDOCK_SNAPSHOT_DIR || path.join(flags.data ?? env.PADDOCK_DATA ?? './data', 'snapshots')),
       perSandbox: integer('PADDOCK_SNAPSHOTS_PER_SANDBOX', env.PADDOCK_SNAPSHOTS_PER_SANDBOX, 20, 1, 10_000),

@@ -32,6 +32,10 @@ export class CredentialCache {
     this.entries.set(digest, { principal, expiresAt, cachedAtMs: nowMs });
   }
 
+  forget(digest: string): void {
+    this.entries.delete(digest);
+  }
+
   forgetKey(keyId: string): void {
     for (const [digest, entry] of this.entries) if (entry.principal.keyId === keyId) this.entries.delete(digest);
   }

@@ -134,6 +134,14 @@ export class AccountService {
     return { token, expires_at: expiresAt, account: accountView(account) };
   }
 
+  /** Ends a dashboard session: its token stops authenticating at once, on this server and (uncached) on others. */
+  async logout(sessionToken: string): Promise<void> {
+    if (!sessionToken.startsWith(SESSION_TOKEN_PREFIX)) return;
+    const digest = digestSecret(sessionToken);
+    this.cache.forget(digest);
+    await store.deleteSessionByHash(this.db, digest);
+  }
+
   /** The principal behind a bearer credential, or null when it is unknown, expired or revoked. */
   async authenticate(credential: string): Promise<Principal | null> {
     if (!credential.startsWith(API_KEY_PREFIX) && !credential.startsWith(SESSION_TOKEN_PREFIX)) return null;

@@ -78,6 +78,10 @@ export function findSessionByHash(db: Kysely<Database>, tokenHash: string) {
     .executeTakeFirst();
 }
 
+export function deleteSessionByHash(db: Kysely<Database>, tokenHash: string) {
+  return db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
 export function deleteExpiredSessions(db: Kysely<Database>, now: string) {
   return db.deleteFrom('dashboard_sessions').where('expires_at', '<', now).execute();
 }

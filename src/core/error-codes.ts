@@ -22,6 +22,7 @@ export const ERROR_CODES = {
     meaning: "The account's plan does not allow more (concurrent sandboxes, or its compute hours for the period are used up): free something, upgrade, or wait for the next period.",
   },
   quota_exceeded: { status: 403, meaning: 'A fixed per-account or per-sandbox quota is reached (secrets, snapshots, snapshot storage, webhook endpoints): delete something first.' },
+  csrf_failed: { status: 403, meaning: 'Dashboard: a request authenticated by the session cookie that changes something must carry the X-Paddock-CSRF header from GET /v1/dashboard/session.' },
   download_link_expired: { status: 403, meaning: 'The signed download link has expired: ask for a new one.' },
   run_ended: { status: 403, meaning: "The pipeline run has ended: the stage's state token no longer works (state gateway)." },
   download_link_invalid: { status: 403, meaning: 'The signed download link does not match its signature.' },
@@ -74,6 +75,7 @@ export const ERROR_CODES = {
   },
   internal_error: { status: 500, meaning: 'An unexpected failure on the server; nothing about it is disclosed.' },
   shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
+  dashboard_not_built: { status: 503, meaning: "The dashboard's files are missing on this server: run `npm run build` (`npm run up` does)." },
   runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 

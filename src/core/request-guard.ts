@@ -8,6 +8,7 @@ import type { Plan } from './db/column-values.js';
 import { scopeAllows, scopeReadsSecrets, type ConfidentialLookup, type OpenLimit, type Principal, type RouteAccess } from './access.js';
 import { Forbidden, TooManyRequests, Unauthorized } from './errors.js';
 import type { Limiter, LimiterFactory } from './rate-limit.js';
+import { CSRF_HEADER, csrfMatches, sessionCookieOf } from './session-cookie.js';
 import './fastify-types.js';
 
 const DEFAULT_ACCESS: RouteAccess = { kind: 'key', area: 'account' };
@@ -24,6 +25,23 @@ function bearer(request: FastifyRequest): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The dashboard's session cookie, when no Authorization header is sent. Not on ticket routes (WebSocket
+ * upgrades carry cookies and have no CSRF header: the dashboard gets a ticket instead), and a request that
+ * changes something must echo the session's CSRF token.
+ */
+function cookieSession(request: FastifyRequest, access: RouteAccess): string | null {
+  if (access.kind !== 'key' || request.headers.authorization) return null;
+  const token = sessionCookieOf(request);
+  if (!token) return null;
+  if (!SAFE_METHODS.has(request.method) && !csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
+    throw new Forbidden(`a dashboard session request that changes something needs the ${CSRF_HEADER} header from GET /v1/dashboard/session`, 'csrf_failed');
+  }
+  return token;
 }
 
 function urlTicket(request: FastifyRequest): string | null {
@@ -54,7 +72,7 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
 
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access ?? (request.is404 ? ({ kind: 'open', limit: 'system' } as const) : DEFAULT_ACCESS);
-    const credential = access.kind === 'open' ? null : bearer(request);
+    const credential = access.kind === 'open' ? null : (bearer(request) ?? cookieSession(request, access));
     const ticket = access.kind === 'ticket' && !credential ? urlTicket(request) : null;
     let principal: Principal | null = null;
     if (credential) principal = await options.authenticate(credential);

@@ -19,6 +19,7 @@ interface Operation {
 const OPEN = [
   /^\/signup$/,
   /^\/login$/,
+  /^\/v1\/dashboard\/session$/,
   /^\/v1\/pricing$/,
   /^\/healthz$/,
   /^\/readyz$/,
