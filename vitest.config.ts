@@ -17,9 +17,6 @@ const runtimeTests = [
   'test/core/scope-table.test.ts',
   'test/secrets/secret-scopes.test.ts',
 ];
-// On its second Node, scripts/test.sh narrows the runtime project to the files that reach into Node's
-// internals (space-separated paths), keeping the whole api project, in one run.
-const runtimeSelection = process.env.PADDOCK_TEST_RUNTIME_FILES?.split(/\s+/).filter(Boolean);
 
 export default defineConfig({
   test: {
@@ -29,7 +26,7 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: 2 } },
-      { extends: true, test: { name: 'runtime', include: runtimeSelection?.length ? runtimeSelection : runtimeTests, fileParallelism: false } },
+      { extends: true, test: { name: 'runtime', include: runtimeTests, fileParallelism: false } },
     ],
   },
 });
