@@ -3,6 +3,7 @@ import { benchA2a } from './a2a.js';
 import { benchApi } from './api.js';
 import { benchBilling } from './billing.js';
 import { benchBudgets } from './budgets.js';
+import { benchDashboard } from './dashboard.js';
 import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
 import { benchPipelines } from './pipelines.js';
@@ -28,6 +29,11 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   billing: {
     title: 'Billing: usage for an account with 10,000 metered intervals this period vs GET /v1/account, and the compute-quota admission check (no runtime, SQLite, same run)',
     run: benchBilling,
+  },
+  dashboard: {
+    title:
+      "Dashboard in Chromium: the first page's JavaScript and first paint against a minimal React page, and scrolling a 1,000-sandbox list and a 100,000-event replay against a plain table (runc, SQLite, same run)",
+    run: benchDashboard,
   },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };

@@ -130,6 +130,9 @@ describe('dashboard pages', () => {
       const asset = await t.request('GET', url);
       expect(asset.status, url).toBe(200);
       expect(asset.headers.get('cache-control')).toContain('immutable');
+      const compressed = await fetch(t.url + url, { headers: { 'accept-encoding': 'br' } });
+      expect(compressed.headers.get('content-encoding'), url).toBe('br');
+      expect(await compressed.text()).toBe(asset.text);
       expect(asset.text).not.toMatch(/https?:\/\/(?:cdn|unpkg|fonts\.)/);
     }
   });
