@@ -4,6 +4,7 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { newId } from '../src/core/ids.js';
+import { sandboxRecord } from '../test/helpers/sandbox-record.js';
 import { startBenchApp } from './bench-app.js';
 import type { BenchRow } from './table.js';
 
@@ -45,39 +46,7 @@ export async function benchBudgets(): Promise<BenchRow[]> {
       const at = new Date(now - 60_000).toISOString();
       await db
         .insertInto('sandboxes')
-        .values({
-          id,
-          account_id: account.id,
-          status: 'running',
-          error: null,
-          runtime: 'runc',
-          template: 'minimal',
-          cpus: 1,
-          memory_mb: 256,
-          disk_gb: 1,
-          network_mode: 'none',
-          allowlist: '[]',
-          env: '{}',
-          ip: null,
-          repo: null,
-          repo_branch: null,
-          repo_commit: null,
-          repo_subdir: null,
-          budget: 1_000_000,
-          init_script: null,
-          timeout: null,
-          packages: '[]',
-          agents: '[]',
-          created_at: at,
-          updated_at: at,
-          last_activity_at: at,
-          destroyed_at: null,
-          on_complete: null,
-          on_budget_exceeded: null,
-          destroyed_reason: null,
-          budget_alerts_raised: 0,
-          completed_at: null,
-        })
+        .values(sandboxRecord(account.id, { id, template: 'minimal', budget: 1_000_000, created_at: at, updated_at: at, last_activity_at: at }))
         .execute();
       await db
         .insertInto('sandbox_usage')

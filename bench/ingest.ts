@@ -15,6 +15,7 @@ import { openStorage, type Storage } from '../src/core/db/database.js';
 import { migrateToLatest } from '../src/core/db/migrate.js';
 import { newId } from '../src/core/ids.js';
 import { createPgDatabase } from '../test/helpers/backends.js';
+import { sandboxRecord } from '../test/helpers/sandbox-record.js';
 import { latencies } from './api.js';
 import type { BenchRow } from './table.js';
 
@@ -73,34 +74,7 @@ async function start(backend: Backend): Promise<Bench> {
   const now = new Date().toISOString();
   await storage.db
     .insertInto('sandboxes')
-    .values({
-      id: sandboxId,
-      account_id: account.id,
-      status: 'running',
-      error: null,
-      runtime: 'runc',
-      template: 'minimal',
-      cpus: 1,
-      memory_mb: 256,
-      disk_gb: 1,
-      network_mode: 'none',
-      allowlist: '[]',
-      env: '{}',
-      ip: null,
-      repo: null,
-      repo_branch: null,
-      repo_commit: null,
-      repo_subdir: null,
-      budget: null,
-      init_script: null,
-      timeout: null,
-      packages: '[]',
-      agents: '[]',
-      created_at: now,
-      updated_at: now,
-      last_activity_at: now,
-      destroyed_at: null,
-    })
+    .values(sandboxRecord(account.id, { id: sandboxId, template: 'minimal', created_at: now, updated_at: now, last_activity_at: now }))
     .execute();
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -43,6 +43,10 @@ status=0
 # Formatting (Prettier, .prettierrc.json) is checked beside the tests, not before them: a badly formatted
 # file fails the run without hiding what the tests would have said.
 "${test_nodes[0]}" node_modules/prettier/bin/prettier.cjs --check . || status=1
+# The tests, benchmarks and their helpers are typechecked too (tsconfig.tests.json; the build checks src/
+# and the dashboard), in the background beside the tests; its errors fail the run at the end.
+"${test_nodes[0]}" node_modules/typescript/bin/tsc -p tsconfig.tests.json >.test-results/typecheck.log 2>&1 &
+typecheck_pid=$!
 run_vitest() {
   local node="$1" report="$2" started=$SECONDS
   shift 2
@@ -66,6 +70,14 @@ for index in "${!test_nodes[@]}"; do
     run_vitest "$node" ".test-results/vitest-$label.json" $other_node_files
   fi
 done
+
+if wait "$typecheck_pid"; then
+  echo "typecheck of tests and benchmarks: ok"
+else
+  echo "typecheck of tests and benchmarks failed:"
+  cat .test-results/typecheck.log
+  status=1
+fi
 
 # The first run's report stays where tools look for it; the line below totals every run.
 cp "${reports[0]}" .test-results/vitest.json 2>/dev/null || true

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetThresholds, decide, msUntilNextThreshold } from './thresholds.js';
 
 const rule = (threshold: number, enabled = true) => ({ enabled, threshold });
-const defaults = budgetThresholds({
+const defaults = budgetThresholds(<Parameters<typeof budgetThresholds>[0]>{
   budget_warning: rule(0.8),
   budget_critical: rule(0.95),
   budget_exceeded: rule(1),

@@ -62,7 +62,7 @@ describe('PeriodicTask', () => {
         passes++;
         if (passes === 1) throw new Error('boom');
       },
-      { error: (_obj, msg) => logged.push(msg) },
+      { error: (_obj: object, msg: string) => logged.push(msg) } as never,
     );
     task.start();
     await sleep(60);

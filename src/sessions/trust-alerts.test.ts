@@ -10,6 +10,7 @@ import { openStorage, type Storage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { RunSandboxes } from '../pipelines/runs/run-sandboxes.js';
 import { SandboxDirectory } from '../sandboxes/directory.js';
+import { sandboxRecord } from '../../test/helpers/sandbox-record.js';
 import { PriceTable } from './pricing.js';
 import { SessionService } from './service.js';
 import { trustAlertsDue, type TrustAlertRaiser, type TrustThresholds } from './trust-alerts.js';
@@ -85,34 +86,7 @@ describe('trust alerts raised by the session service', () => {
       .execute();
     await storage.db
       .insertInto('sandboxes')
-      .values({
-        id: sandboxId,
-        account_id: accountId,
-        status: 'running',
-        error: null,
-        runtime: 'runc',
-        template: 'minimal',
-        cpus: 1,
-        memory_mb: 256,
-        disk_gb: 1,
-        network_mode: 'none',
-        allowlist: '[]',
-        env: '{}',
-        ip: null,
-        repo: null,
-        repo_branch: null,
-        repo_commit: null,
-        repo_subdir: null,
-        budget: null,
-        init_script: null,
-        timeout: null,
-        packages: '[]',
-        agents: '[]',
-        created_at: now,
-        updated_at: now,
-        last_activity_at: now,
-        destroyed_at: null,
-      })
+      .values(sandboxRecord(accountId, { id: sandboxId, template: 'minimal', created_at: now, updated_at: now, last_activity_at: now }))
       .execute();
     raiser = new RecordingRaiser();
     service = serviceWith(raiser);

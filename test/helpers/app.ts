@@ -145,7 +145,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
     for (const match of text.match(SECRET_PATTERN) ?? []) secrets.add(match);
   };
 
-  async function request<T>(method: string, route: string, options: RequestOptions = {}): Promise<Reply<T>> {
+  async function request<T = any>(method: string, route: string, options: RequestOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | Buffer | undefined;
@@ -156,7 +156,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       const password = (options.body as any).password as string;
       if (password.length >= 8) secrets.add(password);
     }
-    const response = await fetch(url + route, { method, headers, body });
+    const response = await fetch(url + route, { method, headers, body: body as BodyInit | undefined });
     const text = await response.text();
     remember(text);
     let parsed: any = text;
@@ -186,7 +186,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
       return { key: reply.body.api_key, account: reply.body.account, email, password };
     },
     async signupOnPlan(plan) {
-      const { key, account } = await this.signup();
+      const { key, account } = await (this as TestApp).signup();
       await storage.db.updateTable('accounts').set({ plan }).where('id', '=', account.id).execute();
       const minted = await request('POST', '/v1/account/keys', { token: key, body: { name: `on-${plan}` } });
       return { key: minted.body.key as string, account: { ...account, plan } };

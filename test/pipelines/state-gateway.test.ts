@@ -20,7 +20,7 @@ describe.each(BACKENDS)('state gateway on %s', (backend) => {
     const pipeline = await createPipeline(t, key, { stages: [{ name: 'wait', type: 'await_approval', config: { message: 'hold' } }] });
     const run = await startRun(t, key, pipeline.id);
     await waitForRun(t, key, pipeline.id, run.id, (r) => r.status === 'paused');
-    gateway = new StateGateway(t.storage.db, t.services.pipelines.state, PORT_BASE + (backend === 'sqlite' ? 1 : 2), { info() {}, warn() {} });
+    gateway = new StateGateway(t.storage.db, t.services.pipelines.state, PORT_BASE + (backend === 'sqlite' ? 1 : 2), { info() {}, warn() {} } as never);
     await gateway.start('127.0.0.1');
     access = gateway.accessFor(run.id, 'wait');
     expect(access.PADDOCK_STATE_URL).toBeTruthy();

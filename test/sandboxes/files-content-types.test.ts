@@ -16,7 +16,7 @@ describe.each(BACKENDS)('file writes on runc with %s', (backend) => {
     fetch(`${t.url}/v1/sandboxes/${sandboxId}/files/content?path=${encodeURIComponent(path)}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${key}`, ...(init.contentType ? { 'content-type': init.contentType } : {}) },
-      body: init.body,
+      body: init.body as BodyInit | undefined,
     });
   const read = async (path: string) => (await t.request('GET', `/v1/sandboxes/${sandboxId}/files/content?path=${encodeURIComponent(path)}`, { token: key })).text;
 

@@ -4,6 +4,7 @@
 // 409 that changes nothing.
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertType } from '../../src/alerts/contract.js';
 import type { Database } from '../../src/core/db/schema.js';
 import { HttpError } from '../../src/core/errors.js';
 import type { EventPublisher, PublishedEvent } from '../../src/core/events/published.js';
@@ -107,7 +108,7 @@ describe.each(BACKENDS)('sandbox lifecycle transitions on %s', (backend) => {
   const statusOf = async (id: string) => (await db.selectFrom('sandboxes').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
   const eventRows = (id: string) => db.selectFrom('sandbox_events').selectAll().where('sandbox_id', '=', id).orderBy('sequence').execute();
   const openIntervals = async (id: string) => (await db.selectFrom('sandbox_usage').selectAll().where('sandbox_id', '=', id).where('ended_at', 'is', null).execute()).length;
-  const alertsOf = async (id: string, type: string) => (await db.selectFrom('alerts').selectAll().where('sandbox_id', '=', id).where('type', '=', type).execute()).length;
+  const alertsOf = async (id: string, type: AlertType) => (await db.selectFrom('alerts').selectAll().where('sandbox_id', '=', id).where('type', '=', type).execute()).length;
 
   const dataFor = (type: EdgeEventType): Record<string, unknown> =>
     type === 'sandbox.error' ? { reason: 'it broke' } : type === 'sandbox.destroyed' ? { reason: 'budget_exceeded' } : type === 'sandbox.paused' ? { reason: 'idle_timeout' } : {};

@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile, loadConfig } from '../../src/config.js';
+import type { SessionsTable } from '../../src/core/db/schema.js';
 import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateTo } from '../../src/core/db/migrate.js';
 import { BACKENDS, createPgDatabase } from '../helpers/backends.js';
@@ -153,7 +154,7 @@ describe.each(BACKENDS)('run sessions migration on %s', (backend) => {
 
   it('enforces exactly one owner, one session per run, and the cascades', async () => {
     const db = storage.db;
-    const row = (key: string, owner: { sandbox_id: string | null; pipeline_run_id: string | null }) => ({
+    const row = (key: string, owner: { sandbox_id: string | null; pipeline_run_id: string | null }): Insertable<SessionsTable> => ({
       key,
       id: key,
       account_id: 'acc_old',

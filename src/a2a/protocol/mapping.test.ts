@@ -24,6 +24,7 @@ const task: TaskView = {
   agent_id: 'agt_1',
   status: 'input_needed',
   status_message: 'which repository?',
+  session_id: null,
   progress: { percentage: 50, current_step: 'ask', message: null },
   skill_id: 'chat',
   input: {},

@@ -5,7 +5,7 @@ import { effectiveStage, readiness, retryDelayMs, type StageSnapshot } from './d
 const snapshot = (name: string, status: string): StageSnapshot => ({ name, status, exit_code: null, attempt: 1 });
 const scope = () => ({ input: { branch: 'main' }, stages: {}, state: {} });
 const decide = (stage: Partial<StageDefinition>, dependencies: [string, string][]) =>
-  readiness({ name: 's', type: 'command', command: 'true', depends_on: dependencies.map(([n]) => n), ...stage }, new Map(dependencies.map(([n, s]) => [n, snapshot(n, s)])), scope);
+  readiness({ name: 's', type: 'command', command: 'true', depends_on: dependencies.map(([n]) => n), ...stage } as StageDefinition, new Map(dependencies.map(([n, s]) => [n, snapshot(n, s)])), scope);
 
 describe('readiness (GitHub Actions semantics)', () => {
   it('waits while a dependency is unfinished', () =>
