@@ -25,7 +25,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: 2 } },
+      { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'dashboard/src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: 2 } },
       { extends: true, test: { name: 'runtime', include: runtimeTests, fileParallelism: false } },
     ],
   },
