@@ -95,15 +95,17 @@ export default function FilesPage() {
                       <TimeAgo iso={entry.modified_at} />
                     </td>
                     <td className="mono">{entry.mode}</td>
-                    <td className="files-actions">
-                      {entry.type === 'file' && (
-                        <a className="button" href={contentUrl(id, entry.path)} download={entry.name} aria-label={`Download ${entry.name}`}>
-                          Download
-                        </a>
-                      )}
-                      <button type="button" className="button danger" onClick={() => void remove(entry)} aria-label={`Delete ${entry.name}`}>
-                        Delete
-                      </button>
+                    <td>
+                      <div className="files-actions">
+                        {entry.type === 'file' && (
+                          <a className="button" href={contentUrl(id, entry.path)} download={entry.name} aria-label={`Download ${entry.name}`}>
+                            Download
+                          </a>
+                        )}
+                        <button type="button" className="button danger" onClick={() => void remove(entry)} aria-label={`Delete ${entry.name}`}>
+                          Delete
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 ))}
