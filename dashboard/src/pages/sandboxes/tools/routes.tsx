@@ -1,9 +1,9 @@
 import type { RouteObject } from 'react-router';
-import { NotBuilt } from '../../NotBuilt';
+import { pageRoute } from '../../page-route';
 
-/** The sandbox's interactive tools, each a page of its own under /sandboxes/:id/. */
+/** The sandbox's interactive tools, each a page of its own under /sandboxes/:id/ (xterm only in the terminal's chunk). */
 export const sandboxToolRoutes: RouteObject[] = [
-  { path: 'sandboxes/:id/terminal', element: <NotBuilt area="Terminal" /> },
-  { path: 'sandboxes/:id/exec', element: <NotBuilt area="Commands" /> },
-  { path: 'sandboxes/:id/files', element: <NotBuilt area="Files" /> },
+  pageRoute('sandboxes/:id/terminal', () => import('./TerminalPage')),
+  pageRoute('sandboxes/:id/exec', () => import('./ExecPage')),
+  pageRoute('sandboxes/:id/files', () => import('./FilesPage')),
 ];
