@@ -1,11 +1,26 @@
 // The notification bell on every page: the unread count, re-read every 30 s (one request a minute
-// would be enough for the rate limit; two keep it feeling live).
+// would be enough for the rate limit; two keep it feeling live), and at once when a page changed what is
+// unread (announceNotificationsChanged).
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useApi } from '../hooks/useApi';
 
+const CHANGED = 'paddock:notifications-changed';
+
+/** Pages that mark notifications read (or resolve alerts) call this so the bell re-reads its count now. */
+export function announceNotificationsChanged(): void {
+  window.dispatchEvent(new Event(CHANGED));
+}
+
 export function Bell() {
   const unread = useApi((signal) => api.get<{ count: number }>('/v1/notifications/unread-count', signal), [], { pollMs: 30_000 });
+  const { reload } = unread;
+  useEffect(() => {
+    const onChange = () => void reload();
+    window.addEventListener(CHANGED, onChange);
+    return () => window.removeEventListener(CHANGED, onChange);
+  }, [reload]);
   const count = unread.data?.count ?? 0;
   return (
     <Link to="/alerts" className="bell" aria-label={`Notifications: ${count} unread`} data-testid="bell">

@@ -1,4 +1,9 @@
 import type { RouteObject } from 'react-router';
-import { NotBuilt } from '../NotBuilt';
+import { pageRoute } from '../page-route';
 
-export const alertRoutes: RouteObject[] = [{ path: 'alerts/*', element: <NotBuilt area="Alerts" /> }];
+export const alertRoutes: RouteObject[] = [
+  pageRoute('alerts', () => import('./AlertsPage')),
+  pageRoute('alerts/notifications', () => import('./NotificationsPage')),
+  pageRoute('alerts/rules', () => import('./RulesPage')),
+  pageRoute('alerts/channels', () => import('./ChannelsPage')),
+];

@@ -1,7 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { NotBuilt } from '../NotBuilt';
+import { pageRoute } from '../page-route';
 
-export const sessionRoutes: RouteObject[] = [
-  { path: 'sessions', element: <NotBuilt area="Sessions" /> },
-  { path: 'sessions/:id/*', element: <NotBuilt area="Sessions" /> },
-];
+export const sessionRoutes: RouteObject[] = [pageRoute('sessions', () => import('./SessionsPage')), pageRoute('sessions/:id/*', () => import('./SessionPage'))];
