@@ -4,7 +4,7 @@ import { useMemo, type KeyboardEvent } from 'react';
 import { layoutDag, NODE_HEIGHT, NODE_WIDTH } from './dag-layout';
 import type { StageDefinition } from './types';
 
-const MAX_NAME_CHARS = 20;
+const MAX_NAME_CHARS = 22;
 
 function shorten(text: string): string {
   return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS - 1)}…` : text;

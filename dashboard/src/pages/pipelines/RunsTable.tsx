@@ -1,4 +1,4 @@
-// Runs as a table: status, pipeline, when started, how long, and the trigger.
+// Runs as a table: status, pipeline, when started, how long, the trigger, and the run's page.
 import { Link } from 'react-router';
 import { formatDuration, TimeAgo } from '../../components/format';
 import { runPath } from './run-path';
@@ -10,22 +10,17 @@ export function RunsTable({ runs, showPipeline = true }: { runs: RunListItem[]; 
       <table>
         <thead>
           <tr>
-            <th scope="col">Run</th>
             <th scope="col">Status</th>
             {showPipeline && <th scope="col">Pipeline</th>}
             <th scope="col">Started</th>
             <th scope="col">Duration</th>
             <th scope="col">Trigger</th>
+            <th scope="col">Run</th>
           </tr>
         </thead>
         <tbody>
           {runs.map((run) => (
             <tr key={run.id}>
-              <td>
-                <Link to={runPath(run)} className="mono">
-                  {run.id}
-                </Link>
-              </td>
               <td>
                 <span className={`status status-${run.status}`}>{run.status}</span>
               </td>
@@ -39,6 +34,11 @@ export function RunsTable({ runs, showPipeline = true }: { runs: RunListItem[]; 
               </td>
               <td>{run.duration_ms === null ? '—' : formatDuration(run.duration_ms)}</td>
               <td>{run.trigger}</td>
+              <td>
+                <Link to={runPath(run)} className="mono">
+                  {run.id}
+                </Link>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -27,7 +27,7 @@ export interface DagLayout {
   height: number;
 }
 
-export const NODE_WIDTH = 168;
+export const NODE_WIDTH = 200;
 export const NODE_HEIGHT = 56;
 const COLUMN_GAP = 64;
 const ROW_GAP = 20;
