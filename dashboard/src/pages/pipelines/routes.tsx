@@ -1,9 +1,9 @@
 import type { RouteObject } from 'react-router';
-import { NotBuilt } from '../NotBuilt';
+import { pageRoute } from '../page-route';
 
 export const pipelineRoutes: RouteObject[] = [
-  { path: 'pipelines', element: <NotBuilt area="Pipelines" /> },
-  { path: 'pipelines/:id/*', element: <NotBuilt area="Pipelines" /> },
-  { path: 'runs', element: <NotBuilt area="Pipelines" /> },
-  { path: 'runs/:id/*', element: <NotBuilt area="Pipelines" /> },
+  pageRoute('pipelines', () => import('./PipelinesPage')),
+  pageRoute('pipelines/:id', () => import('./PipelinePage')),
+  pageRoute('runs', () => import('./RunsPage')),
+  pageRoute('runs/:id', () => import('./RunPage')),
 ];
