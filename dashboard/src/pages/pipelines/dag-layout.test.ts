@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutDag, stageDepths } from '../../dashboard/src/pages/pipelines/dag-layout.js';
+import { layoutDag, stageDepths } from './dag-layout';
 
 describe('the DAG layout of the pipeline pages', () => {
   it('puts a stage one column right of its deepest dependency', () => {
