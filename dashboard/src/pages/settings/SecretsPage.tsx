@@ -100,6 +100,7 @@ export default function SecretsPage() {
                         question="Running sandboxes keep their copy."
                         onConfirm={async () => {
                           await api.delete(`/v1/secrets/${encodeURIComponent(secret.name)}`);
+                          setSaved(null);
                           await secrets.reload();
                         }}
                       />
