@@ -138,7 +138,11 @@ export default function TaskPage() {
                   <h3>Input</h3>
                   <pre tabIndex={0}>{JSON.stringify(current.input, null, 2)}</pre>
                   <h3>Output</h3>
-                  {current.output === null || current.output === undefined ? <p className="muted">None yet.</p> : <pre tabIndex={0}>{JSON.stringify(current.output, null, 2)}</pre>}
+                  {current.output === null || current.output === undefined ? (
+                    <p className="muted">{ENDED.includes(current.status) ? 'None.' : 'None yet.'}</p>
+                  ) : (
+                    <pre tabIndex={0}>{JSON.stringify(current.output, null, 2)}</pre>
+                  )}
                   {current.artifacts.length > 0 && (
                     <>
                       <h3>Artifacts</h3>
