@@ -11,7 +11,7 @@ const MEASURES: Record<Measure, { label: string; format(value: number): string }
   sandboxes_created: { label: 'Sandboxes created', format: (value) => String(value) },
 };
 
-const WIDTH = 720;
+const WIDTH = 800;
 const HEIGHT = 200;
 const AXIS = 24;
 
@@ -36,9 +36,14 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
           </select>
         </label>
       </div>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`} role="img" aria-labelledby="usage-chart-title" data-testid="usage-chart" preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + AXIS}`} role="img" aria-labelledby="usage-chart-title" data-testid="usage-chart">
         <title id="usage-chart-title">{`${label} per day, ${days[0]?.date ?? ''} to ${days.at(-1)?.date ?? ''}; highest ${format(max)}`}</title>
         <line x1={0} x2={WIDTH} y1={HEIGHT} y2={HEIGHT} className="usage-axis" />
+        {max === 0 && (
+          <text x={WIDTH / 2} y={HEIGHT / 2} textAnchor="middle" className="usage-none">
+            {`No ${label.toLowerCase()} in these days yet`}
+          </text>
+        )}
         {days.map((day, index) => {
           const height = max > 0 ? (day[measure] / max) * (HEIGHT - 8) : 0;
           return (
@@ -46,8 +51,8 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
               <rect x={index * slot + (slot - barWidth) / 2} y={HEIGHT - height} width={barWidth} height={Math.max(height, 0)} className="usage-bar">
                 <title>{`${day.date}: ${format(day[measure])}`}</title>
               </rect>
-              {(index === 0 || index === days.length - 1 || index % 7 === 0) && (
-                <text x={index * slot + slot / 2} y={HEIGHT + 16} textAnchor="middle" className="usage-tick">
+              {index % 7 === 0 && (
+                <text x={index * slot + slot / 2} y={HEIGHT + 18} textAnchor={index === 0 ? 'start' : 'middle'} className="usage-tick">
                   {day.date.slice(5)}
                 </text>
               )}
