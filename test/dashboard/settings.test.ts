@@ -22,7 +22,7 @@ describe('dashboard settings in Chromium', () => {
     await d.page.goto(`${t.url}/settings`);
     await d.page.waitForURL(`${t.url}/settings/keys`);
     await d.page.getByLabel('Name').fill('deploy bot');
-    await d.page.getByLabel('Scope').selectOption('sandbox');
+    await d.page.getByLabel('Scope').selectOption('read');
     await d.page.getByLabel('Expires').selectOption('30');
     await d.page.getByRole('button', { name: 'Create key' }).click();
     const key = (await d.page.getByTestId('created-api-key').textContent())!;
@@ -34,11 +34,11 @@ describe('dashboard settings in Chromium', () => {
     await expect.poll(() => d.page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await d.finish('settings-key-created');
 
-    const works = await t.request('GET', '/v1/sandboxes', { token: key });
-    expect(works.status).toBe(200);
+    expect((await t.request('GET', '/v1/sessions', { token: key })).status).toBe(200);
+    expect((await t.request('GET', '/v1/account', { token: key })).status).toBe(403);
     const listed = await t.request('GET', '/v1/account/keys', { token: account.key });
     const created = listed.body.find((row: { name: string }) => row.name === 'deploy bot');
-    expect(created).toMatchObject({ scope: 'sandbox', expires_at: expect.any(String) });
+    expect(created).toMatchObject({ scope: 'read', expires_at: expect.any(String) });
     expect(new Date(created.expires_at).getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000);
 
     const again = await openDashboard(browser, { allowProblems: /status of 401/ });
@@ -53,7 +53,7 @@ describe('dashboard settings in Chromium', () => {
     await again.page.getByRole('button', { name: 'Revoke key deploy bot' }).click();
     await again.page.getByRole('button', { name: 'Yes, revoke' }).click();
     await expect.poll(() => row.count()).toBe(0);
-    expect((await t.request('GET', '/v1/sandboxes', { token: key })).status).toBe(401);
+    expect((await t.request('GET', '/v1/sessions', { token: key })).status).toBe(401);
     expect((await t.request('GET', '/v1/account/keys', { token: account.key })).body.map((k: { name: string }) => k.name)).not.toContain('deploy bot');
     expect(await seriousAccessibilityViolations(again.page)).toEqual([]);
     await again.finish('settings-keys');
