@@ -72,7 +72,14 @@ export function createBilling(deps: BillingDeps): BillingFeature {
 export async function registerBilling(app: FastifyInstance, deps: BillingDeps): Promise<BillingFeature> {
   const billing = createBilling(deps);
   await app.register(
-    billingRoutes({ catalog: billing.catalog, provider: deps.config.billing.provider, publicUrl: deps.config.publicUrl, subscriptions: billing.subscriptions, actions: billing.actions }),
+    billingRoutes({
+      catalog: billing.catalog,
+      provider: deps.config.billing.provider,
+      publicUrl: deps.config.publicUrl,
+      subscriptions: billing.subscriptions,
+      actions: billing.actions,
+      operators: billing.operators,
+    }),
   );
   await app.register(operatorRoutes(billing.operators));
   await registerProviderRoutes(app, { config: deps.config, requests: billing.requests, transitions: billing.transitions, db: deps.storage.db, subscriptions: billing.subscriptions, log: deps.log });

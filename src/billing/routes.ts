@@ -7,6 +7,7 @@ import type { BillingProviderName, PlanCatalog, ReturnContext } from './contract
 import { CancelAnswer, CheckoutAnswer, CheckoutBody, COMPUTE_HOURS_DEFINITION, Pricing, SubscriptionView, UrlAnswer } from './schemas.js';
 import type { AccountBilling } from './subscriptions/account-billing.js';
 import type { SubscriptionService } from './subscriptions/service.js';
+import type { OperatorService } from './operators/service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
 const access = { kind: 'key', area: 'billing' } as const;
@@ -17,6 +18,7 @@ export interface BillingRoutesDeps {
   publicUrl: string | null;
   subscriptions: SubscriptionService;
   actions: AccountBilling;
+  operators: Pick<OperatorService, 'isOperator'>;
 }
 
 export function billingRoutes(deps: BillingRoutesDeps): FastifyPluginAsyncTypebox {
@@ -52,10 +54,14 @@ export function billingRoutes(deps: BillingRoutesDeps): FastifyPluginAsyncTypebo
         tags: ['billing'],
         summary: "The account's subscription and this period's usage",
         description:
-          'An account that never left the free plan is `free`, `active`, on the calendar month (UTC). `limits` are those of the plan in force; `usage` counts the current period. A period that has ended is rolled over before it is shown.',
+          "An account that never left the free plan is `free`, `active`, on the calendar month (UTC). `limits` are those of the plan in force; `usage` counts the current period. A period that has ended is rolled over before it is shown. `operator`: whether this account is one of the server's operators (it decides plan requests under /v1/admin).",
         response: { 200: SubscriptionView, ...errors },
       },
-      handler: async (request) => deps.subscriptions.view(request.principal!.accountId),
+      handler: async (request) => {
+        const accountId = request.principal!.accountId;
+        const [view, operator] = await Promise.all([deps.subscriptions.view(accountId), deps.operators.isOperator(accountId)]);
+        return { ...view, operator };
+      },
     });
 
     app.post('/v1/billing/checkout', {

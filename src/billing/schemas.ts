@@ -57,6 +57,7 @@ export const SubscriptionView = Type.Object({
     total_cost_usd: Type.Number(),
     sandboxes_created: Type.Integer(),
   }),
+  operator: Type.Boolean({ description: "Whether this account is one of the server's operators (PADDOCK_OPERATORS, and the first account): it decides plan requests under /v1/admin." }),
 });
 
 export const CheckoutBody = Type.Object({ plan: PlanName }, { additionalProperties: false });

@@ -49,7 +49,9 @@ describe.each(BACKENDS)('manual billing on %s', (backend) => {
       pending_request: null,
       limits: { concurrent_sandboxes: 2, compute_hours_per_month: 10, requests_per_minute: 500 },
       usage: { compute_hours: 0, compute_cost_usd: 0, llm_cost_usd: 0, total_cost_usd: 0, sandboxes_created: 0 },
+      operator: false,
     });
+    expect((await call('GET', '/v1/billing/subscription', ops.key)).body.operator).toBe(true);
   });
 
   it('checks out pro as a pending plan request the operator approves; the next request runs on pro', async () => {

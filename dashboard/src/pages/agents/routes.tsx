@@ -1,4 +1,10 @@
 import type { RouteObject } from 'react-router';
-import { NotBuilt } from '../NotBuilt';
+import { pageRoute } from '../page-route';
 
-export const agentRoutes: RouteObject[] = [{ path: 'agents/*', element: <NotBuilt area="Agents" /> }];
+export const agentRoutes: RouteObject[] = [
+  pageRoute('agents', () => import('./AgentsPage')),
+  pageRoute('agents/new', () => import('./NewAgentPage')),
+  pageRoute('agents/tasks', () => import('./TasksPage')),
+  pageRoute('agents/tasks/:id', () => import('./TaskPage')),
+  pageRoute('agents/:id', () => import('./AgentPage')),
+];

@@ -1,4 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { NotBuilt } from '../NotBuilt';
+import { pageRoute } from '../page-route';
 
-export const billingRoutes: RouteObject[] = [{ path: 'billing/*', element: <NotBuilt area="Billing" /> }];
+export const billingRoutes: RouteObject[] = [pageRoute('billing', () => import('./BillingPage'))];
