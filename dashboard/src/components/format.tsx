@@ -66,7 +66,7 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
     <button
       type="button"
       className="copy"
-      aria-label={`${label} ${value}`}
+      aria-label={`${copied ? 'Copied' : label} ${value}`}
       onClick={() => {
         void navigator.clipboard?.writeText(value).then(() => {
           setCopied(true);
