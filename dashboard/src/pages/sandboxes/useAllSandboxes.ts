@@ -1,0 +1,26 @@
+// Every sandbox of the account, read page by page (GET /v1/sandboxes?limit=500&offset=…, newest first)
+// until a short page. The first read shows each page as it arrives; later polls swap the whole list at once.
+import { useState } from 'react';
+import { api, query } from '../../api/client';
+import { useApi } from '../../hooks/useApi';
+import type { SandboxListItem } from './types';
+
+export const PAGE_SIZE = 500;
+
+export function useAllSandboxes(pollMs: number) {
+  const [partial, setPartial] = useState<SandboxListItem[] | undefined>(undefined);
+  const state = useApi(
+    async (signal) => {
+      const all: SandboxListItem[] = [];
+      for (;;) {
+        const page = await api.get<SandboxListItem[]>(`/v1/sandboxes${query({ limit: PAGE_SIZE, offset: all.length })}`, signal);
+        all.push(...page);
+        if (page.length < PAGE_SIZE) return all;
+        setPartial((shown) => (shown === undefined || shown.length < all.length ? [...all] : shown));
+      }
+    },
+    [],
+    { pollMs },
+  );
+  return { ...state, data: state.data ?? partial, complete: state.data !== undefined };
+}
