@@ -46,8 +46,9 @@ describe('sandbox pages in Chromium (runc)', () => {
     await d.page.getByLabel('Name 1').fill('GREETING');
     await d.page.getByLabel('Value 1').fill('hello');
     await d.page.getByLabel('Idle timeout (seconds)').fill('3600');
+    await d.page.getByLabel('Budget (USD)').fill('5');
     await d.page.getByRole('button', { name: 'Create sandbox' }).click();
-    const refusal = await api('POST', '/v1/sandboxes', { template: 'minimal', cpus: 1, memory_mb: 64, disk_gb: 1, network_mode: 'full', env: { GREETING: 'hello' }, timeout: 3600 });
+    const refusal = await api('POST', '/v1/sandboxes', { template: 'minimal', cpus: 1, memory_mb: 64, disk_gb: 1, network_mode: 'full', env: { GREETING: 'hello' }, timeout: 3600, budget: 5 });
     expect(refusal.status).toBe(400);
     await expect.poll(() => d.page.getByRole('alert').textContent()).toBe(refusal.body.error);
     expect(await seriousAccessibilityViolations(d.page)).toEqual([]);
@@ -58,7 +59,7 @@ describe('sandbox pages in Chromium (runc)', () => {
     await d.page.waitForURL(/\/sandboxes\/sbx_[0-9a-z]+$/);
     formSandboxId = d.page.url().split('/').pop()!;
     const record = (await api('GET', `/v1/sandboxes/${formSandboxId}`)).body;
-    expect(record).toMatchObject({ template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1, timeout: 3600, env: { GREETING: 'hello' } });
+    expect(record).toMatchObject({ template: 'minimal', cpus: 1, memory_mb: 256, disk_gb: 1, timeout: 3600, budget: 5, env: { GREETING: 'hello' } });
     await expect.poll(() => d.page.getByRole('status', { name: 'Status: running' }).isVisible(), { timeout: 30_000 }).toBe(true);
 
     await d.page.getByRole('link', { name: 'Sandboxes', exact: true }).first().click();
@@ -66,6 +67,10 @@ describe('sandbox pages in Chromium (runc)', () => {
     const row = d.page.getByTestId('sandbox-row').filter({ hasText: formSandboxId });
     await expect.poll(() => row.textContent()).toContain('running');
     expect(await row.textContent()).toContain('minimal');
+    expect(await row.textContent()).toContain('1 CPU · 256 MiB · 1 GB');
+    expect(await row.textContent()).toMatch(/\$[0-9.]+ of \$5\.00/);
+    const listItem = ((await api('GET', '/v1/sandboxes')).body as { id: string }[]).find((s) => s.id === formSandboxId);
+    expect(listItem).toMatchObject({ disk_gb: 1, budget: 5, spend_usd: expect.any(Number) });
     expect(await seriousAccessibilityViolations(d.page)).toEqual([]);
     await d.finish('sandbox-create');
   });

@@ -3,7 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import { Link } from 'react-router';
-import { TimeAgo } from '../../components/format';
+import { formatUsd, TimeAgo } from '../../components/format';
 import { PageTitle } from '../../components/PageTitle';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { resources } from './format';
@@ -61,6 +61,7 @@ function SandboxTable({ sandboxes }: { sandboxes: SandboxListItem[] }) {
           <span>Status</span>
           <span>Template</span>
           <span>Resources</span>
+          <span>Spend / budget</span>
           <span>Created</span>
         </div>
         <ul className="sbx-rows" style={{ height: virtualizer.getTotalSize() }} aria-label={`${sandboxes.length} sandboxes`}>
@@ -76,6 +77,7 @@ function SandboxTable({ sandboxes }: { sandboxes: SandboxListItem[] }) {
                 </span>
                 <span>{sandbox.template}</span>
                 <span>{resources(sandbox)}</span>
+                <span>{sandbox.budget === null ? formatUsd(sandbox.spend_usd) : `${formatUsd(sandbox.spend_usd)} of ${formatUsd(sandbox.budget)}`}</span>
                 <span>
                   <TimeAgo iso={sandbox.created_at} />
                 </span>

@@ -16,6 +16,6 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-export function resources(sandbox: { cpus: number; memory_mb: number }): string {
-  return `${sandbox.cpus} CPU · ${formatMemory(sandbox.memory_mb)}`;
+export function resources(sandbox: { cpus: number; memory_mb: number; disk_gb: number }): string {
+  return `${sandbox.cpus} CPU · ${formatMemory(sandbox.memory_mb)} · ${sandbox.disk_gb} GB`;
 }

@@ -9,6 +9,9 @@ export interface SandboxListItem {
   template: string;
   cpus: number;
   memory_mb: number;
+  disk_gb: number;
+  budget: number | null;
+  spend_usd: number;
   created_at: string;
 }
 
@@ -17,14 +20,11 @@ export interface Sandbox extends SandboxListItem {
   error: string | null;
   runtime: string;
   ip: string | null;
-  disk_gb: number;
   network_mode: string;
   allowlist: string[];
   env: Record<string, string>;
   repo: string | null;
   repo_branch: string | null;
-  budget: number | null;
-  spend_usd: number;
   compute_cost_usd: number;
   llm_cost_usd: number;
   timeout: number | null;
