@@ -138,6 +138,7 @@ export default function SandboxOverviewPage() {
                     {' '}
                     — compute <Usd amount={sandbox.compute_cost_usd} />, LLM <Usd amount={sandbox.llm_cost_usd} />
                   </span>
+                  {sandbox.budget !== null && <meter className="sbx-meter" min={0} max={sandbox.budget} value={sandbox.spend_usd} high={sandbox.budget * 0.8} aria-label="Spend of budget" />}
                 </dd>
                 {sandbox.repo && (
                   <>
