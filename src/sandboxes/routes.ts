@@ -54,7 +54,8 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
       schema: {
         tags: ['sandboxes'],
         summary: "List the account's sandboxes",
-        description: 'Newest first; destroyed sandboxes only with include_destroyed=true.',
+        description:
+          'Newest first, paged with `limit` (at most 500) and `offset`: read pages until one is shorter than `limit`. Destroyed sandboxes only with include_destroyed=true. Each item has its `spend_usd` (compute + LLM, as GET /v1/sandboxes/{id}) next to its `budget`.',
         querystring: ListQuery,
         response: { 200: Type.Array(SandboxListItem), ...errors },
       },
@@ -64,7 +65,8 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
           offset: request.query.offset ?? 0,
           includeDestroyed: request.query.include_destroyed ?? false,
         });
-        return rows.map(sandboxListItem);
+        const spend = await service.spendOfMany(rows.map((row) => row.id));
+        return rows.map((row) => sandboxListItem(row, spend.get(row.id)!));
       },
     });
 

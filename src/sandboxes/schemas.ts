@@ -117,6 +117,9 @@ export const SandboxListItem = Type.Object({
   template: Type.String(),
   cpus: Type.Integer(),
   memory_mb: Type.Integer(),
+  disk_gb: Type.Integer(),
+  budget: Type.Union([Type.Number(), Type.Null()]),
+  spend_usd: Type.Number({ description: 'compute_cost_usd + llm_cost_usd, as in GET /v1/sandboxes/{id}.' }),
   created_at: Type.String({ format: 'date-time' }),
 });
 

@@ -129,6 +129,11 @@ export class SandboxService {
     return this.spend.ofOne(id);
   }
 
+  /** The spend of a page of sandboxes in one batch (the list shows spend against budget). */
+  async spendOfMany(ids: readonly string[]): Promise<Map<string, SandboxSpend>> {
+    return ids.length ? this.spend.of(ids) : new Map();
+  }
+
   /** Whether only scopes that read secrets may reach inside the account's sandbox (false when there is none). */
   async isConfidential(accountId: string, id: string): Promise<boolean> {
     return (await store.findSandbox(this.ctx.db, accountId, id))?.confidential === 1;

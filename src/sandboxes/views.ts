@@ -46,7 +46,7 @@ export function sandboxCreatedView(row: SandboxRow) {
   return { id, status, template, ip, cpus, memory_mb, disk_gb, network_mode, created_at };
 }
 
-export function sandboxListItem(row: SandboxRow) {
-  const { id, status, template, cpus, memory_mb, created_at } = row;
-  return { id, status, template, cpus, memory_mb, created_at };
+export function sandboxListItem(row: SandboxRow, spend: SandboxSpend) {
+  const { id, status, template, cpus, memory_mb, disk_gb, created_at } = row;
+  return { id, status, template, cpus, memory_mb, disk_gb, budget: row.budget === null ? null : Number(row.budget), spend_usd: usd(spend.totalUsd), created_at };
 }
