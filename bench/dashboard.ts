@@ -128,7 +128,9 @@ async function seedSandboxes(app: BenchApp, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const at = new Date(Date.now() - i * 60_000).toISOString();
-    const record = sandboxRecord(account.id, { status: i % 3 === 0 ? 'paused' : 'running', template: 'minimal', created_at: at, updated_at: at, last_activity_at: at });
+    // Another host's rows: this server's monitor and shutdown leave them alone (the plan's concurrency
+    // limit keeps 1,000 from being created through the API).
+    const record = sandboxRecord(account.id, { host_id: 'seeded-elsewhere', status: i % 3 === 0 ? 'paused' : 'running', template: 'minimal', created_at: at, updated_at: at, last_activity_at: at });
     await app.storage.db.insertInto('sandboxes').values(record).execute();
     ids.push(record.id);
   }
