@@ -112,7 +112,7 @@ describe('dashboard pages', () => {
       const reply = await t.request('GET', path);
       expect(reply.status, path).toBe(200);
       expect(reply.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(reply.text).toContain('<div id="root"></div>');
+      expect(reply.text).toContain('<div id="root">');
       const csp = reply.headers.get('content-security-policy')!;
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("default-src 'none'");
