@@ -85,6 +85,12 @@ describe('sandbox pages in Chromium (runc)', () => {
     await d.page.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => d.page.getByRole('status', { name: 'Status: paused' }).isVisible(), { timeout: 30_000 }).toBe(true);
     expect((await api('GET', `/v1/sandboxes/${formSandboxId}`)).body.status).toBe('paused');
+    // The overview counts the account's sandboxes by status (this is its only one).
+    const overview = await d.context.newPage();
+    await overview.goto(`${t.url}/`);
+    await expect.poll(() => overview.getByTestId('paused-count').textContent(), { timeout: 30_000 }).toBe('1');
+    expect(await overview.getByTestId('running-count').textContent()).toBe('0');
+    await overview.close();
 
     await d.page.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(() => d.page.getByRole('status', { name: 'Status: running' }).isVisible(), { timeout: 30_000 }).toBe(true);
