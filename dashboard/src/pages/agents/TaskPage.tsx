@@ -7,7 +7,7 @@ import { Id, TimeAgo, Usd } from '../../components/format';
 import { PageTitle } from '../../components/PageTitle';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../hooks/useApi';
-import { ConfirmButton } from '../settings/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { AgentTabs } from './AgentTabs';
 import { TaskAnswerForm } from './TaskAnswerForm';
 import { ENDED, type Task, type TaskStatus } from './types';

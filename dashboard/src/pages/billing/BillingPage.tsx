@@ -8,7 +8,7 @@ import { formatUsd, TimeAgo } from '../../components/format';
 import { PageTitle } from '../../components/PageTitle';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../hooks/useApi';
-import { ConfirmButton } from '../settings/ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { PlanChoices } from './PlanChoices';
 import { PlanRequestsPanel } from './PlanRequestsPanel';
 import { ReturnNotice } from './ReturnNotice';

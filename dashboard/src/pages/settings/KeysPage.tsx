@@ -6,7 +6,7 @@ import { CopyButton, TimeAgo } from '../../components/format';
 import { PageTitle } from '../../components/PageTitle';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../hooks/useApi';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { SettingsTabs } from './SettingsTabs';
 import type { ApiKey, CreatedKey, KeyScope } from './types';
 import './settings.css';

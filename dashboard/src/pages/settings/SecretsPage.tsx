@@ -5,7 +5,7 @@ import { TimeAgo } from '../../components/format';
 import { PageTitle } from '../../components/PageTitle';
 import { Loaded } from '../../components/states';
 import { useApi } from '../../hooks/useApi';
-import { ConfirmButton } from './ConfirmButton';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { SettingsTabs } from './SettingsTabs';
 import type { Secret } from './types';
 import './settings.css';
