@@ -117,9 +117,18 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** The sandbox runtime, initialized; without it the sandbox endpoints are not served. */
   runtime?: SandboxRuntime;
+  /** Register the routes only to describe them (`npm run sdk:generate`): `ready()` builds the API description
+   * and then rejects with DescribeOnly before any feature starts (no reconcile, sweepers or listeners). */
+  describeOnly?: boolean;
 }
 
-export async function buildApp({ config, storage, logStream, runtime }: BuildOptions): Promise<BuiltApp> {
+export class DescribeOnly extends Error {
+  constructor() {
+    super('built to describe the API only');
+  }
+}
+
+export async function buildApp({ config, storage, logStream, runtime, describeOnly }: BuildOptions): Promise<BuiltApp> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     genReqId: () => newId('req'),
@@ -179,6 +188,8 @@ export async function buildApp({ config, storage, logStream, runtime }: BuildOpt
     waitMs: config.idempotencyWaitMs,
   });
   await registerOpenApi(app);
+  // onReady hooks run in the order they were added: the description's runs before this one, every feature's after.
+  if (describeOnly) app.addHook('onReady', async () => Promise.reject(new DescribeOnly()));
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
   await registerDashboard(app, { accounts, sessionTtlSeconds: config.sessionTtlSeconds, assetsDir: config.dashboardAssetsDir ?? undefined });

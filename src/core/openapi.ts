@@ -1,7 +1,9 @@
 // OpenAPI 3.1 generated from the route schemas, and the human docs page at /docs.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ErrorResponse } from './error-body.js';
 import { SCOPE_TABLE, SCOPES, scopesAdmitting, type RouteAccess } from './access.js';
 
 const DESCRIPTION = `Paddock runs untrusted code and AI agents in isolated sandboxes, chains work into durable pipelines,
@@ -61,6 +63,20 @@ server stopped mid-request) is freed after 10 minutes.
 
 **Ids and times.** Ids are opaque, prefixed and sortable by creation time (\`acc_…\`, \`key_…\`). Times are ISO 8601 UTC.`;
 
+/**
+ * An error response refers to the shared Error schema, whose description is the whole code table; the
+ * response's own description would repeat it for every status of every route (megabytes). Each says its
+ * status instead.
+ */
+function shortErrorDescriptions(response: unknown): unknown {
+  if (!response || typeof response !== 'object') return response;
+  const entries = Object.entries(response as Record<string, { $ref?: unknown }>).map(([status, value]) => {
+    const isError = value && typeof value === 'object' && value.$ref === ErrorResponse.$ref;
+    return [status, isError ? { ...value, description: `${STATUS_CODES[Number(status)] ?? 'Error'}: an \`Error\` body (see its schema for the codes).` } : value];
+  });
+  return Object.fromEntries(entries);
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -72,7 +88,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     // Shared schemas appear under their own names (#/components/schemas/Error), not def-0, def-1, ….
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // Open routes need no credential, the others list the scopes that reach them: say so per operation.
-    transform: ({ schema, url, route }) => {
+    transform: ({ schema: routeSchema, url, route }) => {
+      const schema = routeSchema && { ...routeSchema, response: shortErrorDescriptions(routeSchema.response) };
       const access: RouteAccess = route.config?.access ?? { kind: 'key', area: 'account' };
       if (access.kind === 'open') return { schema: { ...schema, security: [] }, url };
       const method = Array.isArray(route.method) ? route.method[0] : route.method;

@@ -52,14 +52,16 @@ export async function registerSandboxes(app: FastifyInstance, deps: SandboxesDep
     secretValues: deps.secretValues,
     publisher: deps.publisher,
   });
-  await sandboxes.reconcile();
+  // On ready, before anything else starts: building the app alone (`npm run sdk:generate` describes its
+  // routes) must not touch the host's sandboxes.
+  app.addHook('onReady', async () => sandboxes.reconcile());
   for (const consumer of deps.consumers ?? []) sandboxes.lifecycle.subscribe(consumer);
 
   await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
   await app.register(sandboxEventRoutes(sandboxes));
   await app.register(fileRoutes(sandboxes));
   app.addHook('onClose', async () => sandboxes.settled());
-  // After reconcile (above), which removes sandboxes the database does not know; the runtime's close destroys the pool.
+  // After reconcile (the hook above), which removes sandboxes the database does not know; the runtime's close destroys the pool.
   app.addHook('onReady', async () => sandboxes.startWarmPool());
   return sandboxes;
 }

@@ -1,0 +1,8 @@
+// @paddock/sdk: the public surface.
+export { Paddock } from './client.js';
+export { Http, DEFAULT_URL, SDK_VERSION, type ClientOptions, type RequestOptions } from './core/http.js';
+export * from './core/errors.js';
+export { ndjson, sse, type SseEvent } from './core/streams.js';
+export type { components, paths, Schemas, ResponseOf, BodyOf, QueryOf } from './core/types.js';
+// exports: sandboxes (sdk-sandboxes helper)
+// exports: the others (sdk-areas helper)
