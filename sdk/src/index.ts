@@ -4,5 +4,5 @@ export { Http, DEFAULT_URL, SDK_VERSION, type ClientOptions, type RequestOptions
 export * from './core/errors.js';
 export { ndjson, sse, type SseEvent } from './core/streams.js';
 export type { components, paths, Schemas, ResponseOf, BodyOf, QueryOf } from './core/types.js';
-// exports: sandboxes (sdk-sandboxes helper)
+export * from './sandboxes/index.js';
 // exports: the others (sdk-areas helper)
