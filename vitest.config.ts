@@ -16,6 +16,7 @@ const runtimeTests = [
   'test/core/fuzz-routes.test.ts',
   'test/core/scope-table.test.ts',
   'test/secrets/secret-scopes.test.ts',
+  'test/processes/**/*.test.ts',
 ];
 
 export default defineConfig({

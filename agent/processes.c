@@ -2,7 +2,7 @@
 // (argv = [agent, mode, …]), so the host↔agent protocol stays as it is. A process lives in its own
 // directory on the sandbox's disk (process-files.h) under a supervisor that is nobody's child but init's:
 // it survives the exec that started it, the host's connection, and a restart of the server.
-//   process-start ROOT ID CWD TAG COMMAND   prints the command's pid once it runs
+//   process-start ROOT ID CWD TAG COMMAND   prints the command's pid and started_at (ms) once it runs
 //   process-tail DIR OFFSET follow|once     output records (process-tail.c)
 //   process-stdin DIR more|eof              relays its own stdin to the process's stdin
 //   process-signal DIR SIGNAL               signals the process's group
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -124,10 +125,16 @@ static int process_start(const char *root, const char *id, const char *cwd, cons
   if (middle == 0) {
     // The middle child leaves at once, so the supervisor is re-parented to init and leaves the exec's tree.
     close(ready[0]);
+    close(root_lock);  // a lock shared with the supervisor would stay held as long as it lives
     setsid();
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     for (int fd = 0; fd < 3 && null >= 0; fd++) dup2(null, fd);
-    if (fork() == 0) supervise(dir, cwd, command, ready[1]);
+    // The supervisor keeps nothing of the exec's but the readiness pipe (as fd 3).
+    if (dup2(ready[1], 3) < 0) _exit(EXIT_FAILED);
+    if (syscall(SYS_close_range, 4U, ~0U, 0U) < 0) {
+      for (int fd = 4; fd < 1024; fd++) close(fd);
+    }
+    if (fork() == 0) supervise(dir, cwd, command, 3);
     _exit(0);
   }
   close(ready[1]);
@@ -137,7 +144,7 @@ static int process_start(const char *root, const char *id, const char *cwd, cons
   ssize_t got = read(ready[0], pid_text, sizeof pid_text - 1);
   close(ready[0]);
   if (got <= 0 || atoi(pid_text) <= 0) return EXIT_FAILED;
-  printf("%s\n", pid_text);
+  printf("%s %s\n", pid_text, started);
   return EXIT_OK;
 }
 
