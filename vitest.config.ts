@@ -17,6 +17,7 @@ const runtimeTests = [
   'test/core/scope-table.test.ts',
   'test/secrets/secret-scopes.test.ts',
   'test/sdk/runtime/**/*.test.ts',
+  'test/processes/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "processes.h"
 #include "request.h"
 
 // STARTING_WORKERS idle at start; a new one only when no worker is idle; a worker finding MAX_IDLE others
@@ -452,6 +453,7 @@ static int start_worker(int busy[2]) {
 }
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && strncmp(argv[1], "process-", 8) == 0) return process_main(argc, argv);
   if (argc != 2) {
     fprintf(stderr, "usage: paddock-agent SOCKET\n");
     return 64;

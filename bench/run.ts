@@ -9,6 +9,7 @@ import { benchIngest } from './ingest.js';
 import { benchPipelines } from './pipelines.js';
 import { benchPause } from './pause.js';
 import { benchPreview } from './preview.js';
+import { benchProcesses } from './processes.js';
 import { benchRunSessions } from './run-sessions.js';
 import { benchSandboxes } from './sandboxes.js';
 import { benchTerminal } from './terminal.js';
@@ -34,6 +35,10 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
     title:
       "Dashboard in Chromium: the first page's JavaScript and first paint against a minimal React page, and scrolling a 1,000-sandbox list and a 100,000-event replay against a plain table (runc, SQLite, same run)",
     run: benchDashboard,
+  },
+  processes: {
+    title: 'Background processes: output written inside the sandbox → chunk at a following client (NDJSON) vs the same program through exec/stream (same sandbox, same run)',
+    run: async () => [...(await benchProcesses('runc')), ...(await benchProcesses('gvisor'))],
   },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };

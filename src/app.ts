@@ -28,6 +28,8 @@ import { registerPortsAndPreviews } from './ports/plugin.js';
 import { registerPreviewFrontDoor } from './preview/front-door.js';
 import type { SandboxService } from './sandboxes/service.js';
 import { registerPauses, registerSandboxes } from './sandboxes/plugin.js';
+import { processRoutes } from './processes/routes.js';
+import { ProcessService } from './processes/service.js';
 import { registerBudgets } from './budgets/plugin.js';
 import { registerSnapshots } from './snapshots/plugin.js';
 import { execRecording } from './sessions/exec-recording.js';
@@ -252,6 +254,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     await app.register(terminalRoutes(service, runtime, config));
     snapshots = await registerSnapshots(app, { config, db: storage.db, runtime, sandboxes: service, accounts, secretsKey });
     await registerPauses(app, service, snapshots, runtime.name);
+    await app.register(processRoutes(new ProcessService(service)));
   }
   const pauseSnapshots = snapshots;
   const quotaSweeper = registerQuota(app, {

@@ -12,6 +12,8 @@ const DEFAULT_EXEC_TIMEOUT_SECONDS = 300;
 
 export interface CommandRequest {
   command: string;
+  /** Run this program directly instead of `/bin/sh -c command` (no shell, no quoting). */
+  argv?: string[];
   env?: Record<string, string>;
   cwd?: string;
   stdin?: Buffer;
