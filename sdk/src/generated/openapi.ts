@@ -45,7 +45,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -68,7 +68,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -91,7 +91,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -155,7 +155,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -178,7 +178,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -201,7 +201,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -972,7 +972,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -995,7 +995,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1018,7 +1018,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1041,7 +1041,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1064,7 +1064,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1087,7 +1087,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1174,7 +1174,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1197,7 +1197,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1220,7 +1220,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1243,7 +1243,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1266,7 +1266,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1289,7 +1289,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1372,7 +1372,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1395,7 +1395,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1418,7 +1418,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1441,7 +1441,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1464,7 +1464,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1487,7 +1487,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1510,7 +1510,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1572,7 +1572,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1595,7 +1595,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1618,7 +1618,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1641,7 +1641,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1664,7 +1664,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1687,7 +1687,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1774,7 +1774,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1797,7 +1797,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1820,7 +1820,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1843,7 +1843,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1866,7 +1866,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1889,7 +1889,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1937,7 +1937,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1960,7 +1960,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -1983,7 +1983,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2006,7 +2006,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2029,7 +2029,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2052,7 +2052,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2122,7 +2122,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2145,7 +2145,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2168,7 +2168,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2232,7 +2232,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2255,7 +2255,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2278,7 +2278,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2301,7 +2301,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2324,7 +2324,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2389,7 +2389,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2412,7 +2412,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2435,7 +2435,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2458,7 +2458,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2539,7 +2539,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2562,7 +2562,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2585,7 +2585,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2608,7 +2608,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2631,7 +2631,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2706,7 +2706,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2729,7 +2729,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2752,7 +2752,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2775,7 +2775,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2851,7 +2851,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2874,7 +2874,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2897,7 +2897,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -2920,7 +2920,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3001,7 +3001,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3024,7 +3024,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3047,7 +3047,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3070,7 +3070,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3093,7 +3093,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3171,7 +3171,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3194,7 +3194,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3217,7 +3217,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3240,7 +3240,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3263,7 +3263,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3286,7 +3286,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3309,7 +3309,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3381,7 +3381,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3404,7 +3404,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3427,7 +3427,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3450,7 +3450,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3473,7 +3473,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3543,7 +3543,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3566,7 +3566,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3589,7 +3589,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3612,7 +3612,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3635,7 +3635,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3705,7 +3705,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3728,7 +3728,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3751,7 +3751,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3774,7 +3774,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3797,7 +3797,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3846,7 +3846,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3869,7 +3869,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3892,7 +3892,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3915,7 +3915,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -3938,7 +3938,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -4044,7 +4044,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -4067,7 +4067,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -4090,7 +4090,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -4113,7 +4113,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -4136,7 +4136,7 @@ export type paths = {
                                  * @description Machine-readable and stable: `agent_not_found`, `agent_disabled`, `task_not_found`, `skill_not_found`, `invalid_input`, `budget_exceeded`, `rate_limited`, `invalid_field`, …
                                  * @enum {string}
                                  */
-                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+                                code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
                                 /** @description `field` names the field at fault when there is one; `errors` lists where an input misses its schema. */
                                 details: {
                                     [key: string]: unknown;
@@ -12163,6 +12163,701 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandboxes/{id}/processes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a sandbox's background processes
+         * @description Newest first; filter by `status` and `tag`. Scopes: `full`, `sandbox`, `read`. On a confidential sandbox (or its snapshot or session) only `full`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "running" | "exited";
+                    tag?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                command: string;
+                                cwd: string;
+                                ended_at: string | null;
+                                exit_code: number | null;
+                                /** @description proc_…: the {pid} in paths. */
+                                id: string;
+                                /** @description Its pid inside the sandbox (also its process group). */
+                                os_pid: number;
+                                /** @description Bytes of output written so far (the ring keeps about the newest 1 MiB). */
+                                output_bytes: number;
+                                sandbox_id: string;
+                                signal: string | null;
+                                /** Format: date-time */
+                                started_at: string;
+                                /** @enum {string} */
+                                status: "running" | "exited";
+                                tag: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Bad Request: an `Error` body (see its schema for the codes). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized: an `Error` body (see its schema for the codes). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: an `Error` body (see its schema for the codes). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found: an `Error` body (see its schema for the codes). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict: an `Error` body (see its schema for the codes). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start a background process
+         * @description Runs `/bin/sh -c command` in the background (its own process group, in `cwd`, with the sandbox env plus `env`) and answers 201 at once, without waiting for it. Its output (stdout and stderr together, about the newest 1 MiB) is kept on the sandbox disk: read it with GET …/output. At most 64 running processes per sandbox (409 process_limit); the 256 newest process records are kept. Processes survive a server restart and pause/resume. Scopes: `full`, `sandbox`. On a confidential sandbox (or its snapshot or session) only `full`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional, up to 255 characters, unique per operation (a UUID). A retry with the same key and the same request within 24 h gets the first answer back (with `Idempotent-Replayed: true`) and the work is not done again; the same key with another method, path or body answers 422 `idempotency_conflict`. See "Idempotency" in the API description. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Run by /bin/sh -c in its own process group. */
+                        command: string;
+                        /** @description Default /workspace; must be a directory. */
+                        cwd?: string;
+                        /** @description Merged over the sandbox env. */
+                        env?: {
+                            [key: string]: string;
+                        };
+                        /** @description Free label to filter the list by. */
+                        tag?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            command: string;
+                            cwd: string;
+                            ended_at: string | null;
+                            exit_code: number | null;
+                            /** @description proc_…: the {pid} in paths. */
+                            id: string;
+                            /** @description Its pid inside the sandbox (also its process group). */
+                            os_pid: number;
+                            /** @description Bytes of output written so far (the ring keeps about the newest 1 MiB). */
+                            output_bytes: number;
+                            sandbox_id: string;
+                            signal: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "running" | "exited";
+                            tag: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request: an `Error` body (see its schema for the codes). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized: an `Error` body (see its schema for the codes). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: an `Error` body (see its schema for the codes). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found: an `Error` body (see its schema for the codes). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict: an `Error` body (see its schema for the codes). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandboxes/{id}/processes/{pid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a background process
+         * @description 404 process_not_found for an unknown id. Scopes: `full`, `sandbox`, `read`. On a confidential sandbox (or its snapshot or session) only `full`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    pid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            command: string;
+                            cwd: string;
+                            ended_at: string | null;
+                            exit_code: number | null;
+                            /** @description proc_…: the {pid} in paths. */
+                            id: string;
+                            /** @description Its pid inside the sandbox (also its process group). */
+                            os_pid: number;
+                            /** @description Bytes of output written so far (the ring keeps about the newest 1 MiB). */
+                            output_bytes: number;
+                            sandbox_id: string;
+                            signal: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "running" | "exited";
+                            tag: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request: an `Error` body (see its schema for the codes). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized: an `Error` body (see its schema for the codes). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: an `Error` body (see its schema for the codes). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found: an `Error` body (see its schema for the codes). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict: an `Error` body (see its schema for the codes). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandboxes/{id}/processes/{pid}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read or follow a background process's output
+         * @description Without `follow`: JSON `{chunks, next_offset, truncated, status, exit_code}` from byte `offset` (stdout and stderr together, in the order written); `truncated` when the offset had left the 1 MiB ring (chunks then start at the oldest byte kept). With `follow=true`: NDJSON lines `{"type":"stdout"|"stderr","offset":N,"data":"…"}` as output arrives, first `{"type":"truncated","offset":N}` when the offset had left the ring, last `{"type":"exit","exit_code":0,"signal":null}` once the process exited and everything was sent; with `Accept: text/event-stream` the same objects as SSE events (`event:` the type, `id:` the next offset). Any number of followers, any time, also after the exit. Scopes: `full`, `sandbox`, `read`. On a confidential sandbox (or its snapshot or session) only `full`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    follow?: boolean;
+                    /** @description Byte offset in the output (stdout and stderr together). */
+                    offset?: number;
+                    /** @description Without follow: wait up to this long for output past `offset` when there is none yet. */
+                    wait_ms?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    pid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chunks: {
+                                data: string;
+                                offset: number;
+                                /** @enum {string} */
+                                stream: "stdout" | "stderr";
+                            }[];
+                            exit_code: number | null;
+                            next_offset: number;
+                            /** @enum {string} */
+                            status: "running" | "exited";
+                            /** @description The requested offset had left the ring: chunks start at the oldest byte kept. */
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Bad Request: an `Error` body (see its schema for the codes). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized: an `Error` body (see its schema for the codes). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: an `Error` body (see its schema for the codes). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found: an `Error` body (see its schema for the codes). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict: an `Error` body (see its schema for the codes). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandboxes/{id}/processes/{pid}/signal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signal a background process
+         * @description Sends the signal to the process's whole process group and answers 202 with the process (usually still running: the exit follows). 409 process_not_running when it exited. Scopes: `full`, `sandbox`. On a confidential sandbox (or its snapshot or session) only `full`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional, up to 255 characters, unique per operation (a UUID). A retry with the same key and the same request within 24 h gets the first answer back (with `Idempotent-Replayed: true`) and the work is not done again; the same key with another method, path or body answers 422 `idempotency_conflict`. See "Idempotency" in the API description. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                    pid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        signal: "SIGTERM" | "SIGKILL" | "SIGINT" | "SIGHUP" | "SIGQUIT" | "SIGUSR1" | "SIGUSR2";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            command: string;
+                            cwd: string;
+                            ended_at: string | null;
+                            exit_code: number | null;
+                            /** @description proc_…: the {pid} in paths. */
+                            id: string;
+                            /** @description Its pid inside the sandbox (also its process group). */
+                            os_pid: number;
+                            /** @description Bytes of output written so far (the ring keeps about the newest 1 MiB). */
+                            output_bytes: number;
+                            sandbox_id: string;
+                            signal: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "running" | "exited";
+                            tag: string | null;
+                        };
+                    };
+                };
+                /** @description Bad Request: an `Error` body (see its schema for the codes). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized: an `Error` body (see its schema for the codes). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: an `Error` body (see its schema for the codes). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found: an `Error` body (see its schema for the codes). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict: an `Error` body (see its schema for the codes). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandboxes/{id}/processes/{pid}/stdin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write to a background process's stdin
+         * @description 204 once the data is in the process stdin pipe (or waiting for it to read). `eof: true` closes its stdin afterwards. 409 process_not_running when it exited, 409 process_stdin_closed after eof. Scopes: `full`, `sandbox`. On a confidential sandbox (or its snapshot or session) only `full`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional, up to 255 characters, unique per operation (a UUID). A retry with the same key and the same request within 24 h gets the first answer back (with `Idempotent-Replayed: true`) and the work is not done again; the same key with another method, path or body answers 422 `idempotency_conflict`. See "Idempotency" in the API description. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                    pid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description UTF-8 text written to the process stdin (at most 1 MiB per request). */
+                        data: string;
+                        /**
+                         * @description Close the process stdin after `data`.
+                         * @default false
+                         */
+                        eof?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad Request: an `Error` body (see its schema for the codes). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unauthorized: an `Error` body (see its schema for the codes). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Forbidden: an `Error` body (see its schema for the codes). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not Found: an `Error` body (see its schema for the codes). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict: an `Error` body (see its schema for the codes). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandboxes/{id}/resume": {
         parameters: {
             query?: never;
@@ -15100,6 +15795,10 @@ export type components = {
          *     | `already_exists` | 409 | A resource with this unique name or email already exists. |
          *     | `sandbox_not_running` | 409 | The sandbox is not running (paused, stopped, destroyed or changing state) and this needs a running one. |
          *     | `sandbox_state_conflict` | 409 | The sandbox's status does not allow this change (a destroyed sandbox cannot fail, an ended one cannot start): the lifecycle's edge table refuses it. The message names both statuses. |
+         *     | `process_not_found` | 404 | No background process with this id in the sandbox (or it was among the oldest beyond the 256 records kept). |
+         *     | `process_not_running` | 409 | The background process has exited: it takes no more stdin or signals (its output stays readable). |
+         *     | `process_stdin_closed` | 409 | The background process's stdin was closed by an earlier `eof`. |
+         *     | `process_limit` | 409 | The sandbox already runs 64 background processes: wait for one to exit, or signal one. |
          *     | `sandbox_not_paused` | 409 | Only a paused sandbox can be resumed. |
          *     | `snapshot_not_ready` | 409 | The snapshot is still being taken, or failed. |
          *     | `too_many_terminals` | 409 | The sandbox already has the most terminal sessions it may have. |
@@ -15135,7 +15834,7 @@ export type components = {
              * @description Machine-readable and stable: see the table above.
              * @enum {string}
              */
-            code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
+            code: "invalid_field" | "invalid_json" | "invalid_request" | "malformed_request" | "unauthorized" | "scope_denied" | "plan_limit" | "quota_exceeded" | "csrf_failed" | "download_link_expired" | "run_ended" | "download_link_invalid" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "already_exists" | "sandbox_not_running" | "sandbox_state_conflict" | "process_not_found" | "process_not_running" | "process_stdin_closed" | "process_limit" | "sandbox_not_paused" | "snapshot_not_ready" | "too_many_terminals" | "stream_already_open" | "subscription_state_conflict" | "operator_only" | "self_plan_change" | "idempotency_conflict" | "idempotency_in_progress" | "not_acceptable" | "payload_too_large" | "invalid_path" | "uri_too_long" | "unsupported_media_type" | "upgrade_required" | "rate_limited" | "headers_too_large" | "agent_not_found" | "agent_disabled" | "task_not_found" | "skill_not_found" | "invalid_input" | "budget_exceeded" | "webhook_signature_invalid" | "payment_provider_error" | "internal_error" | "shutting_down" | "dashboard_not_built" | "runtime_unavailable";
             /** @description What went wrong, in words, naming the field or resource at fault. */
             error: string;
             /** @description The one field at fault, as the message names it (`body.email`, `query.limit`, `body.stages[0].command`). */
