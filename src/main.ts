@@ -5,6 +5,9 @@ import { doctor } from './cli/doctor.js';
 import { migrate } from './cli/migrate.js';
 import { serve } from './cli/serve.js';
 
+/** Commands that talk to a server through the SDK (src/cli/client), loaded only when used. */
+const CLIENT_COMMANDS = new Set(['login', 'logout', 'sandbox', 'pipeline', 'snapshot', 'agent', 'task', 'keys']);
+
 const USAGE = `usage: paddock <command> [options]
 
 commands:
@@ -13,10 +16,25 @@ commands:
   migrate    apply database migrations (serve also does this at start)
   templates  build [names...] | import NAME ARCHIVE | list
   accounts   list | requests [--status S] | approve ID | reject ID [--reason R] | set-plan EMAIL_OR_ID PLAN
+
+client commands (talk to a Paddock server; \`paddock <command> --help\` for each):
+  login      save the server URL and an API key (--url, --api-key; asks otherwise)
+  logout     forget them
+  sandbox    create | list | get | exec | shell | cp | ps | logs | kill | pause | resume | rm
+  pipeline   apply -f FILE.yaml | list | run | runs | logs | approve | reject
+  snapshot   create | list | restore | rm
+  agent      list | get | create -f FILE | rm
+  task       send | get | list | cancel | watch
+  keys       list | create | revoke
+  PADDOCK_URL and PADDOCK_API_KEY override the saved login; --json prints the API's JSON
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command && CLIENT_COMMANDS.has(command)) {
+    const { clientCommand } = await import('./cli/client/index.js');
+    return clientCommand(command, rest);
+  }
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
