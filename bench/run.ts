@@ -12,6 +12,7 @@ import { benchPreview } from './preview.js';
 import { benchProcesses } from './processes.js';
 import { benchRunSessions } from './run-sessions.js';
 import { benchSandboxes } from './sandboxes.js';
+import { benchSdk } from './sdk.js';
 import { benchTerminal } from './terminal.js';
 import { printTable, type BenchRow } from './table.js';
 
@@ -40,6 +41,7 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
     title: 'Background processes: output written inside the sandbox → chunk at a following client (NDJSON) vs the same program through exec/stream (same sandbox, same run)',
     run: async () => [...(await benchProcesses('runc')), ...(await benchProcesses('gvisor'))],
   },
+  sdk: { title: "SDK: sandbox.commands.run('true') vs a raw fetch of the same exec request (runc, same sandbox, same run)", run: benchSdk },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };
 
