@@ -1,41 +1,19 @@
 // Background processes of a sandbox (contract section 1): start one, list them, and a handle to read its
 // output (buffered, or followed live from any offset), wait for it, write its stdin and signal it.
-//
-// The shapes below are written by hand from the contract while the server's routes land; once
-// /openapi.json describes them, take them from ../generated/openapi.ts through core/types.ts instead.
+import type { BodyOf, ResponseOf } from '../core/types.js';
 import type { Http } from '../core/http.js';
 import { PaddockError } from '../core/errors.js';
 import { backoffMs, sleep } from '../core/http.js';
 import { ndjson } from '../core/streams.js';
 import { segment } from './types.js';
 
-export type ProcessStatus = 'running' | 'exited';
-export type ProcessSignal = 'SIGTERM' | 'SIGKILL' | 'SIGINT' | 'SIGHUP' | 'SIGQUIT' | 'SIGUSR1' | 'SIGUSR2';
-
-export interface ProcessInfo {
-  /** Paddock's id (`proc_…`). */
-  id: string;
-  sandbox_id: string;
-  command: string;
-  tag: string | null;
-  cwd: string;
-  status: ProcessStatus;
-  /** 128 + N when killed by signal N. */
-  exit_code: number | null;
-  signal: string | null;
-  /** The pid inside the sandbox. */
-  os_pid: number;
-  started_at: string;
-  ended_at: string | null;
-  output_bytes: number;
-}
-
-export interface OutputChunk {
-  stream: 'stdout' | 'stderr';
-  /** Byte offset of the chunk in the process's output (stdout and stderr together). */
-  offset: number;
-  data: string;
-}
+/** A background process as the server describes it (`id` is `proc_…`; `exit_code` is 128 + N when killed by signal N). */
+export type ProcessInfo = ResponseOf<'/v1/sandboxes/{id}/processes/{pid}', 'get'>;
+export type ProcessStatus = ProcessInfo['status'];
+export type ProcessSignal = BodyOf<'/v1/sandboxes/{id}/processes/{pid}/signal', 'post'>['signal'];
+type OutputPage = ResponseOf<'/v1/sandboxes/{id}/processes/{pid}/output', 'get'>;
+/** A piece of output; `offset` is its first byte in the process's output (stdout and stderr together). */
+export type OutputChunk = OutputPage['chunks'][number];
 
 export interface ProcessOutput {
   chunks: OutputChunk[];
@@ -68,11 +46,11 @@ export interface ProcessExit {
   signal: string | null;
 }
 
+/** The NDJSON lines of a follow (a stream, so not in /openapi.json's schemas). */
 type FollowLine = { type: 'stdout' | 'stderr'; offset: number; data: string } | { type: 'truncated'; offset: number } | { type: 'exit'; exit_code: number | null; signal: string | null };
 
 /** Consecutive failed reconnects before attach gives up. */
 const MAX_RECONNECTS = 5;
-const utf8 = new TextEncoder();
 
 export class ProcessHandle {
   constructor(
@@ -97,7 +75,7 @@ export class ProcessHandle {
 
   /** The output kept from `offset` on, without waiting. */
   async output(options: { offset?: number } = {}): Promise<ProcessOutput> {
-    const answer = await this.http.request<{ chunks: OutputChunk[]; next_offset: number; truncated: boolean; status: ProcessStatus; exit_code: number | null }>('GET', `${this.path}/output`, {
+    const answer = await this.http.request<OutputPage>('GET', `${this.path}/output`, {
       query: { offset: options.offset ?? 0 },
     });
     return { chunks: answer.chunks, nextOffset: answer.next_offset, truncated: answer.truncated, status: answer.status, exitCode: answer.exit_code };
@@ -108,17 +86,20 @@ export class ProcessHandle {
    * with how it ended. A dropped stream is resumed from the last byte received.
    */
   async attach(options: AttachOptions = {}): Promise<ProcessExit> {
-    let offset = options.offset ?? 0;
+    // A chunk is decoded to text per record on the server, so its text does not always re-encode to its byte
+    // length (a character split between records). A reconnect therefore resumes at the start of the last
+    // chunk received, where the server cuts the same record again, and skips what was already delivered.
+    let resumeAt = options.offset ?? 0;
+    let delivered = -1;
     for (let failures = 0; ;) {
       try {
-        const response = await this.http.stream('GET', `${this.path}/output`, { query: { offset, follow: true }, signal: options.signal });
+        const response = await this.http.stream('GET', `${this.path}/output`, { query: { offset: resumeAt, follow: true }, signal: options.signal });
         for await (const line of ndjson<FollowLine>(response)) {
           failures = 0;
           if (line.type === 'stdout' || line.type === 'stderr') {
+            if (line.offset <= delivered) continue;
+            delivered = resumeAt = line.offset;
             (line.type === 'stdout' ? options.onStdout : options.onStderr)?.(line.data);
-            offset = line.offset + utf8.encode(line.data).byteLength;
-          } else if (line.type === 'truncated') {
-            offset = Math.max(offset, line.offset);
           } else if (line.type === 'exit') {
             this.info = { ...this.info, status: 'exited', exit_code: line.exit_code, signal: line.signal };
             return { exitCode: line.exit_code, signal: line.signal };

@@ -159,6 +159,66 @@ describe.each(RUNTIMES)('the SDK with sandboxes on %s', (runtime) => {
     expect(await sandbox.ports.unprotect(8000)).toMatchObject({ protected: false });
   });
 
+  it('starts a background process, finds it by tag from another client, attaches to its output and gets its exit', async () => {
+    const started = Date.now();
+    const job = await sandbox.processes.start('for i in 1 2 3; do echo line$i; sleep 0.3; done; echo oops >&2; exit 4', { tag: 'sdk-job' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(job.info).toMatchObject({ id: expect.stringMatching(/^proc_/), status: 'running', tag: 'sdk-job' });
+    const elsewhere = await Sandbox.connect(sandbox.id, { url: t.url, apiKey });
+    const [found] = await elsewhere.processes.list({ tag: 'sdk-job' });
+    expect(found.id).toBe(job.id);
+    let stdout = '';
+    let stderr = '';
+    const ended = await found.attach({ onStdout: (data) => (stdout += data), onStderr: (data) => (stderr += data) });
+    expect(ended).toEqual({ exitCode: 4, signal: null });
+    expect(stdout).toBe('line1\nline2\nline3\n');
+    expect(stderr).toBe('oops\n');
+    const page = await job.output({ offset: 6 });
+    expect(page).toMatchObject({ nextOffset: 23, truncated: false, status: 'exited', exitCode: 4 });
+    expect(page.chunks.map((chunk) => chunk.data).join('')).toBe('line2\nline3\noops\n');
+    expect(await job.wait()).toEqual({ exitCode: 4, signal: null });
+    expect((await sandbox.processes.list({ status: 'exited' })).map((process) => process.id)).toContain(job.id);
+  });
+
+  it('writes to a process stdin, kills one, and starts one through commands.run({background})', async () => {
+    const reader = await sandbox.processes.start('tr a-z A-Z');
+    await reader.sendStdin('hello ');
+    await reader.sendStdin('stdin\n', { eof: true });
+    expect(await reader.wait()).toEqual({ exitCode: 0, signal: null });
+    expect((await reader.output()).chunks.map((chunk) => chunk.data).join('')).toBe('HELLO STDIN\n');
+    const sleeper = await sandbox.commands.run('sleep 60', { background: true, tag: 'sleeper' });
+    expect(sleeper.info.command).toBe('sleep 60');
+    await sleeper.kill();
+    expect(await sleeper.wait()).toEqual({ exitCode: 137, signal: 'SIGKILL' });
+    await expect(sleeper.sendStdin('late')).rejects.toMatchObject({ status: 409, code: 'process_not_running' });
+    await expect(sandbox.processes.get('proc_missing')).rejects.toMatchObject({ status: 404, code: 'process_not_found' });
+  });
+
+  it('resumes following from the last chunk when the output stream drops', async () => {
+    let follows = 0;
+    // The first follow's body breaks after its first line, as a dropped connection would.
+    const dropping: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).includes('follow=true') || ++follows > 1) return response;
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(first.value!);
+          controller.error(new TypeError('terminated', { cause: { code: 'ECONNRESET' } }));
+          void reader.cancel();
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const flaky = new Paddock({ url: t.url, apiKey, fetch: dropping });
+    const job = await (await flaky.sandboxes.connect(sandbox.id)).processes.start('for i in 1 2 3 4; do echo part$i; sleep 0.2; done');
+    let stdout = '';
+    expect(await job.attach({ onStdout: (data) => (stdout += data) })).toEqual({ exitCode: 0, signal: null });
+    expect(follows).toBe(2);
+    expect(stdout).toBe('part1\npart2\npart3\npart4\n');
+  });
+
   it('pauses and resumes the sandbox', async () => {
     const paused = await sandbox.pause();
     expect(paused.status).toBe('paused');
