@@ -62,9 +62,12 @@ int ring_append(int fd, struct ring_header *header, int stream, const char *data
     moved = 1;
   }
   if (moved && publish(fd, header) < 0) return -1;
+  // One write for the record: a follower woken by it (inotify) should find it whole once the header says so.
+  static char whole[RECORD_HEADER + RECORD_MAX_DATA];
   struct ring_record record = {.offset = header->output_end, .length = length, .stream = (uint8_t)stream, .magic = RECORD_MAGIC};
-  if (ring_io(fd, 1, header->ring_end, (char *)&record, sizeof record) < 0) return -1;
-  if (ring_io(fd, 1, header->ring_end + RECORD_HEADER, (char *)data, length) < 0) return -1;
+  memcpy(whole, &record, sizeof record);
+  memcpy(whole + RECORD_HEADER, data, length);
+  if (ring_io(fd, 1, header->ring_end, whole, size) < 0) return -1;
   header->ring_end += size;
   header->output_end += length;
   return publish(fd, header);

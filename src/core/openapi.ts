@@ -17,7 +17,7 @@ A missing or invalid credential answers 401; a scope that does not cover the end
 Each operation lists the scopes that reach it in \`x-paddock-scopes\` and at the end of its description. Secret values are
 for \`full\` keys only: naming \`secrets\` at sandbox create needs \`full\` (403 \`scope_denied\` naming \`body.secrets\`), and a
 *confidential* sandbox — created with \`secrets\`, created by a pipeline stage or an eval run (it holds the pipeline's env and run
-token), or restored from a confidential sandbox's snapshot — cannot be reached inside by narrower keys: exec, files, git,
+token), or restored from a confidential sandbox's snapshot — cannot be reached inside by narrower keys: exec, files, git, background processes,
 terminal, preview protection, its snapshots' download and restore, restoring into it, and its sessions' replay and summary
 answer 403 \`scope_denied\` (operations marked \`x-paddock-confidential\`). Its record, listing, pause, resume, snapshot creation and
 destroy stay open to the sandbox scope; its \`env\` values show as \`***\` and a failed set-up step's \`error\` without its output to

@@ -19,6 +19,11 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export function processRoutes(service: ProcessService): FastifyPluginAsyncTypebox {
   return async function register(app) {
+    // Followers end with the server: an open follow would otherwise hold its connection (and close()) forever.
+    const follows = new Set<AbortController>();
+    app.addHook('onClose', async () => {
+      for (const follow of follows) follow.abort();
+    });
     app.post('/v1/sandboxes/:id/processes', {
       config: { ...inside, idempotent: true },
       schema: {
@@ -69,7 +74,7 @@ export function processRoutes(service: ProcessService): FastifyPluginAsyncTypebo
         const offset = request.query.offset ?? 0;
         if (!request.query.follow) return service.output(accountId, id, pid, offset, request.query.wait_ms ?? 0);
         await service.get(accountId, id, pid);
-        followOutput(request, reply, service, { accountId, sandboxId: id, pid, offset });
+        followOutput(request, reply, service, follows, { accountId, sandboxId: id, pid, offset });
         return reply;
       },
     });
@@ -117,7 +122,13 @@ function nextOffset(event: TailEvent): number {
   return event.type === 'stdout' || event.type === 'stderr' ? event.offset + event.data.length : event.offset;
 }
 
-function followOutput(request: FastifyRequest, reply: FastifyReply, service: ProcessService, target: { accountId: string; sandboxId: string; pid: string; offset: number }) {
+function followOutput(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  service: ProcessService,
+  follows: Set<AbortController>,
+  target: { accountId: string; sandboxId: string; pid: string; offset: number },
+) {
   const sse = (request.headers.accept ?? '').includes('text/event-stream');
   const res = reply.raw;
   reply.hijack();
@@ -129,6 +140,7 @@ function followOutput(request: FastifyRequest, reply: FastifyReply, service: Pro
   });
   res.flushHeaders();
   const gone = new AbortController();
+  follows.add(gone);
   const end = () => gone.abort();
   res.on('close', end);
   if (res.destroyed || request.raw.destroyed) end();
@@ -145,6 +157,7 @@ function followOutput(request: FastifyRequest, reply: FastifyReply, service: Pro
       if (!gone.signal.aborted) request.log.warn({ err: error, process_id: target.pid }, 'process output follow stopped by an error');
     })
     .finally(() => {
+      follows.delete(gone);
       res.off('close', end);
       if (!res.destroyed) res.end();
     });

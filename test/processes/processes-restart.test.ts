@@ -57,6 +57,9 @@ describe.each(['runc', 'gvisor'] as const)('background processes across a server
 
     resumed.abort();
     expect(textOf((await second).events)).toMatch(/^tick \d+\n/);
+    // A dropped follower's tail ends inside the sandbox too.
+    const tails = `for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f 2>/dev/null; echo; done | grep -c '^/.paddock/agent process-tail'`;
+    await waitFor('the dropped followers to end', async () => (await api('POST', `/v1/sandboxes/${sandbox}/exec`, { command: tails })).body.stdout === '0\n');
     served.child.kill('SIGKILL');
     await served.exited;
 

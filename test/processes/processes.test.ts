@@ -158,7 +158,8 @@ describe.each(RUNTIMES)('background processes on %s', (runtime) => {
     expect((await t.request('POST', `/v1/sandboxes/${sandbox}/resume`, { token: key })).status).toBe(200);
     const resumed = await get(ticker.id);
     expect(resumed).toMatchObject({ status: 'running', os_pid: ticker.os_pid });
-    await waitFor('ticks after the resume', async () => (await get(ticker.id)).output_bytes > resumed.output_bytes + 20);
+    const waited = await output(ticker.id, resumed.output_bytes + 100, '&wait_ms=10000');
+    expect(waited.chunks[0]).toMatchObject({ stream: 'stdout', offset: resumed.output_bytes + 100 });
     const text = (await output(ticker.id)).chunks.map((chunk: any) => chunk.data).join('');
     expect(text.startsWith('tick 0\ntick 1\n')).toBe(true);
     await signal(ticker.id, 'SIGKILL');
