@@ -127,6 +127,17 @@ describe('paddock sandbox', () => {
     expect(missing.stderr).toMatch(/^error: .+ \(\w+\)\n$/);
   });
 
+  it('snapshot create, list, restore and rm', async () => {
+    const snapshot = await json('snapshot', 'create', id, '--name', 'before');
+    expect(snapshot).toMatchObject({ sandbox_id: id, name: 'before', status: 'completed' });
+    expect((await cli('snapshot', 'list', id)).stdout).toMatch(new RegExp(`^${snapshot.id}\\s+before\\s+completed`, 'm'));
+    await cli('sandbox', 'exec', id, '--', 'rm /workspace/dir/in.bin');
+    expect((await cli('snapshot', 'restore', snapshot.id, id)).stdout).toBe(`Restored ${snapshot.id} into ${id}\n`);
+    expect((await cli('sandbox', 'exec', id, '--', 'wc -c < /workspace/dir/in.bin')).stdout.trim()).toBe('70000');
+    expect((await cli('snapshot', 'rm', snapshot.id)).stdout).toBe(`Deleted ${snapshot.id}\n`);
+    expect(await json('snapshot', 'list', id)).toEqual([]);
+  });
+
   it('pauses and resumes it', async () => {
     expect(await json('sandbox', 'pause', id)).toMatchObject({ id, status: 'paused' });
     const refused = await cli('sandbox', 'exec', id, '--', 'true');
@@ -139,7 +150,14 @@ describe('paddock sandbox', () => {
 
   it('a shell is a real interactive terminal: keystrokes, resize, and the shell exit code', async () => {
     const pty = await import('node-pty');
-    const term = pty.spawn(process.execPath, ['bin/paddock.js', 'sandbox', 'shell', id], { cols: 80, rows: 24, cwd: process.cwd(), env: definedOnly({ ...process.env, ...env }) });
+    // A shell around the CLI prints the local terminal's settings once the CLI has exited.
+    const script = `node bin/paddock.js sandbox shell ${id}; code=$?; echo "cli exited $code"; stty -a; exit $code`;
+    const term = pty.spawn('/bin/sh', ['-c', script], {
+      cols: 80,
+      rows: 24,
+      cwd: process.cwd(),
+      env: definedOnly({ ...process.env, ...env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` }),
+    });
     let screen = '';
     term.onData((data) => (screen += data));
     const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
@@ -154,9 +172,43 @@ describe('paddock sandbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     term.write('stty size\r');
     await waitFor(/^45 123\r?$/m);
-    // The local terminal is back in cooked mode once the CLI exits: check it from inside the CLI's pty.
     term.write('exit 3\r');
     expect(await exited).toBe(3);
+    // Back in cooked mode with echo: raw mode would show -icanon -echo.
+    const settings = screen.slice(screen.indexOf('cli exited 3'));
+    expect(settings).toMatch(/(^|\s)icanon(\s|;|$)/m);
+    expect(settings).toMatch(/(^|\s)echo(\s|;|$)/m);
+  });
+
+  it('ps, logs (-f follows to the end) and kill a background process', async () => {
+    const start = async (command: string, tag: string) => {
+      const reply = await t.request('POST', `/v1/sandboxes/${id}/processes`, { token: key, body: { command, tag } });
+      expect(reply.status, reply.text).toBe(201);
+      return reply.body.id as string;
+    };
+    const counter = await start('for i in 1 2 3; do echo tick $i; echo warn $i >&2; sleep 0.3; done', 'counter');
+    const sleeper = await start('echo started; sleep 600', 'sleeper');
+    const table = await cli('sandbox', 'ps', id);
+    expect(table.stdout).toMatch(/^ID\s+PID\s+STATUS\s+TAG\s+STARTED\s+COMMAND$/m);
+    expect(table.stdout).toMatch(new RegExp(`^${sleeper}\\s+\\d+\\s+running\\s+sleeper\\s`, 'm'));
+    const followed = await cli('sandbox', 'logs', id, counter, '-f');
+    expect(followed).toMatchObject({ code: 0, stdout: 'tick 1\ntick 2\ntick 3\n', stderr: 'warn 1\nwarn 2\nwarn 3\n' });
+    const output = await json('sandbox', 'logs', id, counter);
+    expect(output).toMatchObject({ status: 'exited', exit_code: 0, truncated: false });
+    expect(output.chunks.map((chunk: { data: string }) => chunk.data).join('')).toContain('tick 3');
+    expect((await json('sandbox', 'ps', id, '--status', 'running')).map((p: { id: string }) => p.id)).toEqual([sleeper]);
+    expect(await json('sandbox', 'kill', id, sleeper, '--signal', 'KILL')).toMatchObject({ id: sleeper });
+    const ended = await cli('sandbox', 'logs', id, sleeper, '-f', '--json');
+    expect(
+      ended.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { type: 'stdout', data: 'started\n' },
+      { type: 'exit', exit_code: 137, signal: 'SIGKILL' },
+    ]);
+    expect((await cli('sandbox', 'kill', id, sleeper)).stderr).toMatch(/\(process_not_running\)\n$/);
   });
 
   it('rm destroys it', async () => {
