@@ -10,6 +10,7 @@ import { Keys } from './keys.js';
 import { Pipelines } from './pipelines/pipelines.js';
 import { Secrets } from './secrets.js';
 import { Sessions } from './sessions/sessions.js';
+import { SnapshotsById } from './snapshots.js';
 import { Webhooks } from './webhooks.js';
 
 export class Paddock {
@@ -17,6 +18,8 @@ export class Paddock {
   readonly http: Http;
   /** Sandboxes: create, connect, list; each `Sandbox` has commands, processes, files, terminal, ports, snapshots. */
   readonly sandboxes: Sandboxes;
+  /** A snapshot by its id: get, restore into a sandbox, delete, download link (create and list: `sandbox.snapshots`). */
+  readonly snapshots: SnapshotsById;
   /** Pipelines and their runs: create, run, waitForRun, approve/reject, logs, state. */
   readonly pipelines: Pipelines;
   /** Eval scenarios and suites: CRUD, run, results. */
@@ -39,6 +42,7 @@ export class Paddock {
   constructor(options: ClientOptions = {}) {
     this.http = new Http(options);
     this.sandboxes = new Sandboxes(this.http);
+    this.snapshots = new SnapshotsById(this.http);
     this.pipelines = new Pipelines(this.http);
     this.evals = new Evals(this.http);
     this.sessions = new Sessions(this.http);

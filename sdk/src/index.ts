@@ -5,6 +5,7 @@ export * from './core/errors.js';
 export { ndjson, sse, type SseEvent } from './core/streams.js';
 export type { components, paths, Schemas, ResponseOf, BodyOf, QueryOf } from './core/types.js';
 export * from './sandboxes/index.js';
+export { SnapshotsById } from './snapshots.js';
 export * from './pipelines/pipelines.js';
 export * from './evals.js';
 export * from './sessions/sessions.js';

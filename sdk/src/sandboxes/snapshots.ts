@@ -1,12 +1,17 @@
 // `sandbox.snapshots`: point-in-time copies of the sandbox's filesystem, and restoring one into it.
 import type { Http } from '../core/http.js';
+import { SnapshotsById } from '../snapshots.js';
 import { segment, type SnapshotDownloadLink, type SnapshotInfo, type SnapshotRestored } from './types.js';
 
 export class Snapshots {
+  private readonly byId: SnapshotsById;
+
   constructor(
     private readonly http: Http,
     private readonly sandboxId: string,
-  ) {}
+  ) {
+    this.byId = new SnapshotsById(http);
+  }
 
   /** Copies the filesystem (not memory or processes); resolves once stored. */
   create(name: string): Promise<SnapshotInfo> {
@@ -19,23 +24,19 @@ export class Snapshots {
   }
 
   get(snapshotId: string): Promise<SnapshotInfo> {
-    return this.http.request<SnapshotInfo>('GET', `/v1/snapshots/${segment(snapshotId)}`);
+    return this.byId.get(snapshotId);
   }
 
-  /**
-   * Replaces this sandbox's files with the snapshot's (one of this sandbox's, or of another sandbox of the
-   * same template). Running processes are stopped and the sandbox starts again.
-   */
+  /** Replaces this sandbox's files with the snapshot's; see `paddock.snapshots.restore`. */
   restore(snapshotId: string): Promise<SnapshotRestored> {
-    return this.http.request<SnapshotRestored>('POST', `/v1/snapshots/${segment(snapshotId)}/restore`, { body: { sandbox_id: this.sandboxId }, timeoutMs: 600_000 });
+    return this.byId.restore(snapshotId, this.sandboxId);
   }
 
-  async delete(snapshotId: string): Promise<void> {
-    await this.http.request('DELETE', `/v1/snapshots/${segment(snapshotId)}`);
+  delete(snapshotId: string): Promise<void> {
+    return this.byId.delete(snapshotId);
   }
 
-  /** A pre-signed link to the snapshot's `.tar.gz` that needs no API key (valid 15 minutes by default). */
   downloadUrl(snapshotId: string): Promise<SnapshotDownloadLink> {
-    return this.http.request<SnapshotDownloadLink>('GET', `/v1/snapshots/${segment(snapshotId)}/download`);
+    return this.byId.downloadUrl(snapshotId);
   }
 }

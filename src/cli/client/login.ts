@@ -6,12 +6,6 @@ import { parse, positionals } from './args.js';
 import { configPath, readConfig, removeConfig, writeConfig } from './config.js';
 import { printJson, printLine, UsageError, withProgress } from './output.js';
 
-interface Account {
-  id: string;
-  email: string;
-  plan: string;
-}
-
 export async function login(args: string[]): Promise<number> {
   const { values, positionals: rest } = parse('login', args, { url: { type: 'string' }, 'api-key': { type: 'string' }, json: { type: 'boolean' } });
   positionals('login', rest, []);
@@ -29,7 +23,7 @@ export async function login(args: string[]): Promise<number> {
   if (!/^https?:\/\/[^\s]+$/.test(url)) throw new UsageError(`login: the URL must start with http:// or https://, not "${url}"`);
   if (!apiKey) throw new UsageError('login: an API key is needed (--api-key or the prompt)');
   const client = new Paddock({ url, apiKey, maxRetries: 1 });
-  const account = await withProgress(`checking the key with ${url}`, () => client.http.request<Account>('GET', '/v1/account'));
+  const account = await withProgress(`checking the key with ${url}`, () => client.keys.account());
   writeConfig({ url: client.http.baseUrl, api_key: apiKey });
   if (values.json) printJson({ url: client.http.baseUrl, config: configPath(), account });
   else printLine(`Logged in to ${client.http.baseUrl} as ${account.email} (plan ${account.plan}); saved in ${configPath()}`);

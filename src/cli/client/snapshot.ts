@@ -1,6 +1,4 @@
 // `paddock snapshot create | list | restore | rm`.
-// TODO(sdk): `snapshot rm` has only a snapshot id, and the SDK deletes through a Sandbox object
-// (sandbox.snapshots.delete): paddock.http until paddock.snapshots.delete(id) exists.
 import type { Paddock } from '@paddock/sdk';
 import { JSON_OPTION, parse, positionals } from './args.js';
 import { printJson, printLine, printTable, UsageError, withProgress } from './output.js';
@@ -52,7 +50,7 @@ export async function snapshotCommand(client: () => Paddock, args: string[]): Pr
     case 'restore': {
       const { values, positionals: given } = parse('snapshot restore', rest, JSON_OPTION);
       const [snapshotId, sandboxId] = positionals('snapshot restore', given, ['SNAPSHOT_ID', 'SANDBOX_ID']);
-      const result = await withProgress(`restoring ${snapshotId} into ${sandboxId}`, async () => (await paddock().sandboxes.connect(sandboxId)).snapshots.restore(snapshotId));
+      const result = await withProgress(`restoring ${snapshotId} into ${sandboxId}`, () => paddock().snapshots.restore(snapshotId, sandboxId));
       if (values.json) printJson(result);
       else printLine(`Restored ${snapshotId} into ${sandboxId}`);
       return 0;
@@ -60,7 +58,7 @@ export async function snapshotCommand(client: () => Paddock, args: string[]): Pr
     case 'rm': {
       const { values, positionals: given } = parse('snapshot rm', rest, JSON_OPTION);
       const [snapshotId] = positionals('snapshot rm', given, ['SNAPSHOT_ID']);
-      await paddock().http.request('DELETE', `/v1/snapshots/${encodeURIComponent(snapshotId)}`);
+      await paddock().snapshots.delete(snapshotId);
       if (values.json) printJson({ id: snapshotId, deleted: true });
       else printLine(`Deleted ${snapshotId}`);
       return 0;
