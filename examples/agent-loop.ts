@@ -3,7 +3,7 @@
 // reads the feedback (it fixes the step that failed); the sandbox and everything it runs are real.
 //
 //   PADDOCK_URL=http://127.0.0.1:8080 PADDOCK_API_KEY=svc_sk_… npx tsx examples/agent-loop.ts
-import { Paddock } from '@paddock/sdk';
+import { Paddock, type CreateSandboxParams } from '@paddock/sdk';
 
 interface Turn {
   code: string;
@@ -41,7 +41,7 @@ function linePrinter(prefix: string) {
 }
 
 const paddock = new Paddock();
-const sandbox = await paddock.sandboxes.create({ template: process.env.PADDOCK_TEMPLATE ?? 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1 });
+const sandbox = await paddock.sandboxes.create({ template: (process.env.PADDOCK_TEMPLATE ?? 'python-311') as CreateSandboxParams['template'], cpus: 1, memory_mb: 256, disk_gb: 1 });
 console.log(`sandbox ${sandbox.id} is running`);
 const history: Turn[] = [];
 try {
