@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "process-files.h"
 #include "processes.h"
 #include "request.h"
 
@@ -83,18 +84,6 @@ static void drain_child_signal(void) {
   while (read(child_signal[0], bytes, sizeof bytes) > 0) {}
 }
 
-static int write_all(int fd, const void *data, size_t length) {
-  const char *p = data;
-  while (length > 0) {
-    ssize_t n = write(fd, p, length);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return -1;
-    p += n;
-    length -= (size_t)n;
-  }
-  return 0;
-}
-
 static int read_all(int fd, void *data, size_t length) {
   char *p = data;
   while (length > 0) {
@@ -112,8 +101,8 @@ static int send_frame(int fd, char type, const void *data, uint32_t length) {
   uint32_t big = htonl(length);
   header[0] = type;
   memcpy(header + 1, &big, 4);
-  if (write_all(fd, header, 5) < 0) return -1;
-  return length ? write_all(fd, data, length) : 0;
+  if (write_all_fd(fd, header, 5) < 0) return -1;
+  return length ? write_all_fd(fd, data, length) : 0;
 }
 
 static int send_text(int fd, char type, const char *text) {
