@@ -2,6 +2,7 @@
 // alerts, billing, sessions with the batching ingester (also through a connection that drops answers),
 // evals, A2A agents with a task streamed to completion, and pipelines of approval and gate stages run to
 // the end. Sandbox stages and the examples run on a runtime: test/sdk/runtime/.
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +19,13 @@ describe('the SDK areas against the real app', () => {
   let t: TestApp;
   let paddock: Paddock;
   let accountId: string;
+  let key: string;
 
   beforeAll(async () => {
     t = await startApp('sqlite', FAST);
-    const { key, account } = await t.signupOnPlan('enterprise');
-    accountId = account.id;
+    const signedUp = await t.signupOnPlan('enterprise');
+    key = signedUp.key;
+    accountId = signedUp.account.id;
     paddock = new Paddock({ url: t.url, apiKey: key });
   });
   afterAll(async () => {
@@ -116,6 +119,23 @@ describe('the SDK areas against the real app', () => {
     const summary = await paddock.sessions.summary(session.id);
     expect(summary).toMatchObject({ event_count: 1001, counts: { tool_call: 1000, lifecycle: 1 } });
     expect((await paddock.sessions.list({ sandbox_id: sandboxId })).map((s) => s.id)).toEqual([session.id]);
+  });
+
+  it('sessions: a program that ends without close() still sends what its ingester buffered (beforeExit)', async () => {
+    const sandboxId = await seedSandbox(t, accountId);
+    const sessionId = unique('exit');
+    // The built package, as a user's program loads it; the interval is long, so only the exit flush can send.
+    const program = `import { Paddock } from '@paddock/sdk';
+      const ingester = new Paddock().sessions.ingest(${JSON.stringify(sessionId)}, { sandboxId: ${JSON.stringify(sandboxId)}, flushIntervalMs: 600000 });
+      for (let index = 0; index < 250; index++) ingester.add({ type: 'tool_call', payload: { name: 'step', index } });`;
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['--input-type=module', '-e', program], { env: { ...process.env, PADDOCK_URL: t.url, PADDOCK_API_KEY: key } }, (error, _stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(),
+      ),
+    );
+    const indexes: number[] = [];
+    for await (const event of paddock.sessions.events(sessionId, { type: 'tool_call', pageSize: 300 })) indexes.push(event.data.index as number);
+    expect(indexes).toEqual([...Array(250).keys()]);
   });
 
   it('sessions: the ingester sends after flushIntervalMs without a flush, and reports refused events', async () => {
