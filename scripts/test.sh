@@ -30,12 +30,12 @@ PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${tes
 # sockets to its C process over Node's IPC handle protocol and pauses them with _handle.readStop/readStart,
 # the terminal runs node-pty, the CLI runs dist/ through bin/paddock.js; HTTP parsing and keep-alive, fetch
 # and undici, streams and SSE, WebSockets, crypto (AES-GCM answers, HMAC signatures, scrypt passwords),
-# better-sqlite3 and pg are each exercised by one of the api files below. The SDK's retries run on the
-# Node's own fetch, and the client CLI's `sandbox shell` on Node 20 has no global WebSocket (it takes `ws`).
+# better-sqlite3 and pg are each exercised by one of the api files below, and the SDK's retries on the
+# Node's own fetch.
 other_node_files="test/sandboxes/preview-relay.test.ts test/sandboxes/terminal.test.ts test/cli/cli.test.ts
   test/core/http.test.ts test/core/idempotency.test.ts test/accounts/signup-login.test.ts test/a2a/stream.test.ts
   test/webhooks/deliveries.test.ts test/dashboard/session-cookie.test.ts test/billing/stripe-webhook.test.ts
-  test/pipelines/engine.test.ts test/sessions/ingest.test.ts test/sdk/http.test.ts test/cli/client/client.test.ts"
+  test/pipelines/engine.test.ts test/sessions/ingest.test.ts test/sdk/http.test.ts"
 
 rm -rf .test-results
 mkdir -p .test-results

@@ -433,13 +433,16 @@ except Exception as e: print(getattr(e, 'code', e))"`,
       stream: { command: 'true' },
       protect: { password: 'long enough password' },
       snapshots: { name: 'theirs' },
+      processes: { command: 'true' },
+      stdin: { data: 'x' },
+      signal: { signal: 'SIGKILL' },
     };
     const routes = Object.entries<Record<string, unknown>>(document.paths)
       .filter(([path]) => path.startsWith('/v1/sandboxes/{id}'))
       .flatMap(([path, operations]) => Object.keys(operations).map((method) => [method.toUpperCase(), path] as const));
     expect(routes.length).toBeGreaterThanOrEqual(18);
     for (const [method, path] of routes) {
-      const concrete = path.replace('{id}', attacker.id).replace('{port}', '8000') + (path.includes('/files') ? '?path=%2Fetc%2Fhostname' : '');
+      const concrete = path.replace('{id}', attacker.id).replace('{port}', '8000').replace('{pid}', 'proc_01m8ghrzg1teh4ndxsh2byq7fj') + (path.includes('/files') ? '?path=%2Fetc%2Fhostname' : '');
       const last = path.split('/').at(-1)!;
       const options =
         method === 'PUT' ? { token: otherKey, raw: 'overwritten', contentType: 'application/octet-stream' } : { token: otherKey, body: method === 'POST' ? (bodies[last] ?? {}) : undefined };
