@@ -7,18 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { runCli } from '../helpers/cli.js';
+import { clientCommands } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 let t: TestApp;
 let dir: string;
 let env: Record<string, string | undefined>;
-const cli = (...args: string[]) => runCli(args, env);
-const json = async (...args: string[]) => {
-  const result = await cli(...args, '--json');
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-};
+const { cli, json } = clientCommands(() => env);
 const file = (name: string, content: object) => {
   const target = path.join(dir, name);
   fs.writeFileSync(target, JSON.stringify(content));

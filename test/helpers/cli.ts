@@ -49,3 +49,14 @@ export function startServe(args: string[], env: Record<string, string | undefine
     exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stdout}\n${stderr}`)));
   });
 }
+
+/** The client commands run against `env()` (read at each call: tests set it in beforeAll); `json` adds --json, requires exit 0 and parses stdout. */
+export function clientCommands(env: () => Record<string, string | undefined>) {
+  const cli = (...args: string[]) => runCli(args, env());
+  const json = async (...args: string[]) => {
+    const result = await cli(...args, '--json');
+    if (result.code !== 0) throw new Error(`paddock ${args.join(' ')} --json exited ${result.code}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  return { cli, json };
+}

@@ -5,18 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
-import { runCli } from '../../helpers/cli.js';
+import { clientCommands, runCli } from '../../helpers/cli.js';
 
 let t: TestApp;
 let key: string;
 let home: string;
 let env: Record<string, string | undefined>;
-const cli = (...args: string[]) => runCli(args, env);
-const json = async (...args: string[]) => {
-  const result = await cli(...args, '--json');
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-};
+const { cli, json } = clientCommands(() => env);
 
 beforeAll(async () => {
   t = await startApp('sqlite', { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' }, { runtime: 'runc' });
