@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects: `api` runs two files at a time (Vitest's default on two cores would be one: its files
-// mostly wait on servers, timers and PostgreSQL); `runtime` holds every test that starts sandboxes or a
-// host network and runs its files one at a time, after the api files (they share the host's bridge,
-// nftables and netns).
+// mostly wait on servers, timers and PostgreSQL), or PADDOCK_TEST_API_WORKERS (scripts/test.sh runs it on
+// one beside `runtime`); `runtime` holds every test that starts sandboxes or a host network and runs its
+// files one at a time (they share the host's bridge, nftables and netns).
 const runtimeTests = [
   'test/runtime/**/*.test.ts',
   'test/sandboxes/**/*.test.ts',
@@ -27,7 +27,10 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'dashboard/src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: 2 } },
+      {
+        extends: true,
+        test: { name: 'api', include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'dashboard/src/**/*.test.ts'], exclude: runtimeTests, maxWorkers: Number(process.env.PADDOCK_TEST_API_WORKERS ?? 2) },
+      },
       { extends: true, test: { name: 'runtime', include: runtimeTests, fileParallelism: false } },
     ],
   },

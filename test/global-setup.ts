@@ -2,11 +2,17 @@
 // the host networks (nftables tables, bridges) of the test network profiles this run may have used.
 import { execFileSync, spawnSync } from 'node:child_process';
 
+// scripts/test.sh runs the api and runtime projects as two Vitest processes at once: it builds before
+// both (PADDOCK_TEST_BUILT=1), and only the runtime one, which owns the host networks, removes them.
 export default function setup(): () => void {
+  if (process.env.PADDOCK_TEST_BUILT !== '1') build();
+  return process.env.PADDOCK_TEST_KEEP_NETWORKS === '1' ? () => {} : removeProfileNetworks;
+}
+
+function build(): void {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
   execFileSync('bash', ['scripts/build-agent.sh'], { stdio: 'inherit' });
   execFileSync('bash', ['scripts/build-relay.sh'], { stdio: 'inherit' });
-  return removeProfileNetworks;
 }
 
 /**
