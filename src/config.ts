@@ -116,6 +116,28 @@ export interface Config {
   /** Where GET /metrics (Prometheus) is served (PADDOCK_METRICS_LISTEN), apart from the API port; null: not served. */
   metricsListen: ListenAddress | null;
   billing: BillingConfig;
+  cluster: ClusterConfig;
+}
+
+/** What a node does (`paddock serve --role`): `all` serves the API and runs sandboxes (one process, the
+ * default); `api` serves the API and runs none, forwarding sandbox requests to workers; `worker` runs
+ * sandboxes and answers the requests api nodes forward to it. */
+export type NodeRole = 'all' | 'api' | 'worker';
+
+export interface ClusterConfig {
+  role: NodeRole;
+  /** Where other nodes reach this one (PADDOCK_NODE_ADDRESS, an http:// origin); null: derived at listen from
+   * the listening address (a wildcard host becomes the machine's first non-internal IPv4 address). */
+  nodeAddress: string | null;
+  /** Shared by every node (PADDOCK_CLUSTER_SECRET, at least 32 bytes): signs node-to-node requests; null on a
+   * lone node. Required for `api` and `worker`. */
+  secret: Buffer | null;
+  /** How often a node writes its heartbeat. */
+  heartbeatMs: number;
+  /** A node whose heartbeat is older than this is declared lost (its sandboxes go `error`, reason `node_lost`). */
+  deadAfterSeconds: number;
+  /** Sandboxes this node runs at most (PADDOCK_NODE_MAX_SANDBOXES); null: derived from its memory (one per 256 MiB). */
+  maxSandboxes: number | null;
 }
 
 /** A plan's price and limits as configured; null means custom price (enterprise) or unlimited. */
@@ -278,7 +300,35 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     metricsListen: metricsListen(env.PADDOCK_METRICS_LISTEN),
     a2aStreamHeartbeatMs: integer('PADDOCK_A2A_STREAM_HEARTBEAT_MS', env.PADDOCK_A2A_STREAM_HEARTBEAT_MS, 15_000, 100, 300_000),
     billing: billingConfig(env),
+    cluster: clusterConfig(env, flags, databaseUrl),
   };
+}
+
+function clusterConfig(env: Source, flags: Source, databaseUrl: string | null): ClusterConfig {
+  const role = oneOf('role (--role / PADDOCK_ROLE)', flags.role ?? env.PADDOCK_ROLE, ['all', 'api', 'worker'] as const, 'all');
+  const rawSecret = env.PADDOCK_CLUSTER_SECRET ?? '';
+  if (rawSecret !== '' && Buffer.byteLength(rawSecret) < 32) throw new ConfigError('PADDOCK_CLUSTER_SECRET must be at least 32 bytes (openssl rand -base64 32)');
+  if (role !== 'all' && !databaseUrl) throw new ConfigError(`--role ${role} needs DATABASE_URL: the nodes of a cluster share one PostgreSQL database`);
+  if (role !== 'all' && rawSecret === '') throw new ConfigError(`--role ${role} needs PADDOCK_CLUSTER_SECRET (the same on every node) to authenticate node-to-node requests`);
+  const heartbeatMs = integer('PADDOCK_NODE_HEARTBEAT_MS', env.PADDOCK_NODE_HEARTBEAT_MS, 2000, 100, 60_000);
+  const deadAfterSeconds = integer('PADDOCK_NODE_DEAD_AFTER_SECONDS', env.PADDOCK_NODE_DEAD_AFTER_SECONDS, 15, 1, 3600);
+  if (deadAfterSeconds * 1000 < heartbeatMs * 3) throw new ConfigError('PADDOCK_NODE_DEAD_AFTER_SECONDS must be at least three heartbeats (PADDOCK_NODE_HEARTBEAT_MS)');
+  const maxSandboxes = env.PADDOCK_NODE_MAX_SANDBOXES ? integer('PADDOCK_NODE_MAX_SANDBOXES', env.PADDOCK_NODE_MAX_SANDBOXES, 0, 1, 100_000) : null;
+  return { role, nodeAddress: nodeAddress(env.PADDOCK_NODE_ADDRESS), secret: rawSecret === '' ? null : Buffer.from(rawSecret), heartbeatMs, deadAfterSeconds, maxSandboxes };
+}
+
+function nodeAddress(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PADDOCK_NODE_ADDRESS must be an http:// origin such as http://10.0.0.5:8080, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ConfigError(`PADDOCK_NODE_ADDRESS must be an http:// or https:// origin without a path, got "${raw}"`);
+  }
+  return url.origin;
 }
 
 /** The spec's plans: free, pro 29 USD (10 concurrent, 100 h), team 99 USD (50, 500 h), enterprise custom and unlimited. */

@@ -11,7 +11,7 @@ const CLIENT_COMMANDS = new Set(['login', 'logout', 'sandbox', 'pipeline', 'snap
 const USAGE = `usage: paddock <command> [options]
 
 commands:
-  serve      run the service (--host, --port, --data)
+  serve      run the service (--host, --port, --data, --role all|api|worker)
   doctor     check system dependencies and print how to fix what is missing
   migrate    apply database migrations (serve also does this at start)
   templates  build [names...] | import NAME ARCHIVE | list
@@ -42,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
       host: { type: 'string' },
       port: { type: 'string' },
       data: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       status: { type: 'string' },
       reason: { type: 'string' },
@@ -51,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
-  const config = loadConfig(process.env, { host: values.host, port: values.port, data: values.data });
+  const config = loadConfig(process.env, { host: values.host, port: values.port, data: values.data, role: values.role });
   switch (command) {
     case 'serve':
       await serve(config);

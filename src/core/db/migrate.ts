@@ -20,6 +20,7 @@ import * as a2aTasks from './migrations/0017_a2a_tasks.js';
 import * as billing from './migrations/0018_billing.js';
 import * as billingQuota from './migrations/0019_billing_quota.js';
 import * as billingProviderEvents from './migrations/0020_billing_provider_events.js';
+import * as nodes from './migrations/0021_nodes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_billing': billing,
   '0019_billing_quota': billingQuota,
   '0020_billing_provider_events': billingProviderEvents,
+  '0021_nodes': nodes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,7 @@ import type { BillingQuotaMarksTable, BillingUsageDaysTable, BillingUsagePiecesT
 import type { A2aAgentsTable, A2aPushConfigsTable, A2aTaskArtifactsTable, A2aTaskEventsTable, A2aTaskMessagesTable, A2aTasksTable, A2aWebhooksTable } from './a2a-tables.js';
 import type { BillingPlanRequestsTable, BillingSubscriptionsTable } from './billing-tables.js';
 import type { BillingProviderEventsTable } from './billing-provider-tables.js';
+import type { NodesTable } from './node-tables.js';
 import type {
   Plan,
   AlertSeverity,
@@ -480,6 +481,7 @@ export interface Database {
   billing_subscriptions: BillingSubscriptionsTable;
   billing_plan_requests: BillingPlanRequestsTable;
   billing_provider_events: BillingProviderEventsTable;
+  nodes: NodesTable;
 }
 
 export interface EvalScenariosTable {
