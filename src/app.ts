@@ -68,6 +68,7 @@ import { SecretService } from './secrets/service.js';
 import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
 import { createA2aCore, registerA2a, type A2aFeature } from './a2a/plugin.js';
 import { registerDashboard } from './dashboard/plugin.js';
+import { registerClusterFrontDoor } from './cluster/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -329,6 +330,8 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
+  // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
+  registerClusterFrontDoor(app, { config, nodes: null, sandboxes: directory, bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
   let closing = false;
   app.addHook('preClose', async () => {

@@ -81,6 +81,13 @@ export const ERROR_CODES = {
   shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
   dashboard_not_built: { status: 503, meaning: "The dashboard's files are missing on this server: run `npm run build` (`npm run up` does)." },
   runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },
+  node_auth_failed: {
+    status: 401,
+    meaning: 'Scale-out: the request carries node-to-node headers whose signature is wrong or more than 30 s old (only nodes sharing PADDOCK_CLUSTER_SECRET can sign them).',
+  },
+  node_unreachable: { status: 502, meaning: 'Scale-out: the node that holds the sandbox (or any worker) could not be reached, or broke the connection before it answered: retry.' },
+  node_full: { status: 503, meaning: 'Scale-out: this worker runs as many sandboxes as it may (PADDOCK_NODE_MAX_SANDBOXES); the API node tries another one.' },
+  cluster_full: { status: 503, meaning: 'Scale-out: no worker has room for the sandbox (or none runs its template); `Retry-After` says when to try again.' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

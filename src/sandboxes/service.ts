@@ -1,6 +1,7 @@
 // The sandbox feature's face to routes and other features: create, read, exec, pause and resume,
 // restore, destroy, reconcile. Each operation lives in its own file; status changes go through the
 // lifecycle (lifecycle/), the only writer of sandbox status.
+import type { NodeAdmission } from './node-admission.js';
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
@@ -49,6 +50,8 @@ export interface SandboxServiceDeps {
   secretValues?: SecretValues;
   /** Receives every lifecycle event inside its transaction (webhook fan-out). */
   publisher?: EventPublisher;
+  /** This node's own limit on live sandboxes (scale-out). */
+  node?: NodeAdmission | null;
 }
 
 export class SandboxService {
@@ -78,6 +81,7 @@ export class SandboxService {
       plans: deps.plans,
       ending: new Set(),
       background: new Set(),
+      node: deps.node ?? null,
     };
     this.spend = deps.spend;
   }
