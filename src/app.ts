@@ -68,6 +68,7 @@ import { SecretService } from './secrets/service.js';
 import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
 import { createA2aCore, registerA2a, type A2aFeature } from './a2a/plugin.js';
 import { registerDashboard } from './dashboard/plugin.js';
+import { registerNodes, type NodesFeature } from './nodes/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -106,6 +107,8 @@ export interface AppServices {
   metrics: MetricsFeature;
   /** Agent delegation: the agent registry (and, as they land, tasks, streams, task webhooks, the A2A protocol). */
   a2a: A2aFeature;
+  /** The node registry (scale-out): `nodes.service` is the NodeDirectory; `nodes.registered()` resolves once this node registered after listen(). */
+  nodes: NodesFeature;
 }
 
 export interface BuiltApp {
@@ -322,6 +325,15 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     outbox,
   });
 
+  const nodes = await registerNodes(app, {
+    config,
+    storage,
+    runtimeName: runtime?.name ?? null,
+    live: new SandboxDirectory(storage.db),
+    sandboxes,
+    operators: billing.operators,
+  });
+
   // What narrower scopes may not reach inside: sandboxes marked confidential, their snapshots and sessions.
   const directory = new SandboxDirectory(storage.db);
   guard.useConfidentialLookup(async (kind, accountId, id) => {
@@ -338,6 +350,28 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
 
   return {
     app,
-    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
+    services: {
+      accounts,
+      alerts,
+      notifications,
+      outbox,
+      sandboxes,
+      sessions,
+      meter,
+      spend,
+      usage,
+      billing,
+      quota,
+      budgets,
+      evals,
+      pipelines,
+      secrets,
+      webhooks,
+      idempotency,
+      snapshots,
+      metrics,
+      a2a,
+      nodes,
+    },
   };
 }
