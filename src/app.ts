@@ -69,6 +69,7 @@ import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
 import { createA2aCore, registerA2a, type A2aFeature } from './a2a/plugin.js';
 import { registerDashboard } from './dashboard/plugin.js';
 import { registerClusterFrontDoor } from './cluster/plugin.js';
+import { registerNodes, type NodesFeature } from './nodes/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -107,6 +108,8 @@ export interface AppServices {
   metrics: MetricsFeature;
   /** Agent delegation: the agent registry (and, as they land, tasks, streams, task webhooks, the A2A protocol). */
   a2a: A2aFeature;
+  /** The node registry (scale-out): `nodes.service` is the NodeDirectory; `nodes.registered()` resolves once this node registered after listen(). */
+  nodes: NodesFeature;
 }
 
 export interface BuiltApp {
@@ -330,8 +333,9 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
+  const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, sandboxes, operators: billing.operators });
   // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
-  registerClusterFrontDoor(app, { config, nodes: null, sandboxes: directory, bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
+  registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
   let closing = false;
   app.addHook('preClose', async () => {
@@ -339,8 +343,6 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return {
-    app,
-    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
-  };
+  const features = { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots };
+  return { app, services: { ...features, metrics, a2a, nodes } };
 }

@@ -23,6 +23,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   await app.listen({ host: config.host, port: config.port });
+  await services.nodes.registered();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -37,6 +37,8 @@ export const ERROR_CODES = {
     meaning: "The sandbox's status does not allow this change (a destroyed sandbox cannot fail, an ended one cannot start): the lifecycle's edge table refuses it. The message names both statuses.",
   },
   process_not_found: { status: 404, meaning: 'No background process with this id in the sandbox (or it was among the oldest beyond the 256 records kept).' },
+  node_not_found: { status: 404, meaning: 'Scale-out: no node registered with this id (GET /v1/admin/nodes lists them; the id is URL-encoded in the path).' },
+  node_state_conflict: { status: 409, meaning: 'Scale-out: the node is lost or stopped; only an active or draining node can be drained or undrained (a node registers again when it starts).' },
   process_not_running: { status: 409, meaning: 'The background process has exited: it takes no more stdin or signals (its output stays readable).' },
   process_stdin_closed: { status: 409, meaning: "The background process's stdin was closed by an earlier `eof`." },
   process_limit: { status: 409, meaning: 'The sandbox already runs 64 background processes: wait for one to exit, or signal one.' },

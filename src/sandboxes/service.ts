@@ -15,7 +15,7 @@ import { createSandbox } from './create.js';
 import { eventsForScope, sandboxDetail } from './detail.js';
 import type { SandboxEndings } from './endings.js';
 import { execForApi, runCommand, type CommandRequest, type ExecOutcome } from './exec.js';
-import { failCrashed, reconcileSandboxes } from './health.js';
+import { failCrashed, failLostNode, reconcileSandboxes } from './health.js';
 import { InjectedSecrets, NO_SECRETS, type SecretValues } from './injected-secrets.js';
 import type { SandboxEvent } from './lifecycle/contract.js';
 import { SandboxLifecycle } from './lifecycle/lifecycle.js';
@@ -194,6 +194,11 @@ export class SandboxService {
 
   reconcile(): Promise<void> {
     return reconcileSandboxes(this.ctx);
+  }
+
+  /** The live sandboxes of node `hostId`, declared lost by this node's sweeper, go `error` (node_lost); how many did. */
+  declareLost(hostId: string): Promise<number> {
+    return failLostNode(this.ctx, hostId);
   }
 
   /** Keeps PADDOCK_WARM_POOL's sandboxes ready; after `reconcile`, which would remove them as unknown. */
