@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotFoundError, Paddock } from '../../sdk/src/index.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 
@@ -89,6 +90,14 @@ describe.each(BACKENDS)('node registry (%s)', (backend) => {
     expect(undrained.body).toMatchObject({ id: B, state: 'active', drained_at: null });
   });
 
+  it("the SDK's admin.nodes lists, drains and undrains (the id encoded in the path)", async () => {
+    const paddock = new Paddock({ url: first.url, apiKey: operator });
+    expect((await paddock.admin.nodes.list()).map((node) => node.id)).toEqual([A, B]);
+    expect(await paddock.admin.nodes.drain(A)).toMatchObject({ id: A, state: 'draining' });
+    expect(await paddock.admin.nodes.undrain(A)).toMatchObject({ id: A, state: 'active' });
+    expect(await paddock.admin.nodes.drain('nobody:/nowhere').catch((error: unknown) => error)).toBeInstanceOf(NotFoundError);
+  });
+
   it('answers 403 operator_only to a non-operator, 404 node_not_found for an unknown id, 400 for an over-long one', async () => {
     for (const [method, path] of [
       ['GET', '/v1/admin/nodes'],
@@ -103,7 +112,7 @@ describe.each(BACKENDS)('node registry (%s)', (backend) => {
     expect(unknown.body.code).toBe('node_not_found');
     const tooLong = await first.request('POST', `/v1/admin/nodes/${'x'.repeat(201)}/drain`, { token: operator });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.details.field).toBe('params.id');
+    expect(tooLong.body).toMatchObject({ code: 'invalid_field', field: 'params.id' });
     expect((await first.request('GET', '/v1/admin/nodes')).status).toBe(401);
   });
 
