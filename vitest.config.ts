@@ -19,6 +19,7 @@ const runtimeTests = [
   'test/sdk/runtime/**/*.test.ts',
   'test/processes/**/*.test.ts',
   'test/cluster/runtime/**/*.test.ts',
+  'test/nodes/runtime/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -66,7 +66,7 @@ export class NodeService implements NodeDirectory {
     const row = await store.setDrained(this.db, id, drained ? new Date(this.clock()).toISOString() : null);
     if (row) return this.view(row);
     const existing = await store.findNode(this.db, id);
-    if (!existing) throw new NotFound('node', 'node_not_found');
+    if (!existing) throw new NotFound(`node ${id}`, 'node_not_found');
     throw new Conflict(
       `node ${id} is ${existing.state}; only an active or draining node can be ${drained ? 'drained' : 'undrained'} (it registers again, as active, when it starts)`,
       'node_state_conflict',
