@@ -325,14 +325,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     outbox,
   });
 
-  const nodes = await registerNodes(app, {
-    config,
-    storage,
-    runtimeName: runtime?.name ?? null,
-    live: new SandboxDirectory(storage.db),
-    sandboxes,
-    operators: billing.operators,
-  });
+  const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: new SandboxDirectory(storage.db), sandboxes, operators: billing.operators });
 
   // What narrower scopes may not reach inside: sandboxes marked confidential, their snapshots and sessions.
   const directory = new SandboxDirectory(storage.db);
@@ -348,30 +341,6 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return {
-    app,
-    services: {
-      accounts,
-      alerts,
-      notifications,
-      outbox,
-      sandboxes,
-      sessions,
-      meter,
-      spend,
-      usage,
-      billing,
-      quota,
-      budgets,
-      evals,
-      pipelines,
-      secrets,
-      webhooks,
-      idempotency,
-      snapshots,
-      metrics,
-      a2a,
-      nodes,
-    },
-  };
+  const services = { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets };
+  return { app, services: { ...services, webhooks, idempotency, snapshots, metrics, a2a, nodes } };
 }
