@@ -343,6 +343,6 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  const features = { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots };
-  return { app, services: { ...features, metrics, a2a, nodes } };
+  const services = { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets };
+  return { app, services: { ...services, webhooks, idempotency, snapshots, metrics, a2a, nodes } };
 }

@@ -32,6 +32,8 @@ export class NodeHeartbeat {
   private address: string | null = null;
   private readonly task: PeriodicTask;
   private firstPass: Promise<void> | null = null;
+  /** Since when every heartbeat of this node got through (null while they fail or before registration). */
+  private healthySince: number | null = null;
 
   constructor(private readonly deps: HeartbeatDeps) {
     this.task = new PeriodicTask('node heartbeat', deps.cluster.heartbeatMs, () => this.beat(), deps.log);
@@ -46,10 +48,19 @@ export class NodeHeartbeat {
   start(listening: AddressInfo | string | null): Promise<void> {
     this.firstPass ??= (async () => {
       this.address = nodeAddress(this.deps.cluster.nodeAddress, listening);
-      await this.register().catch((err) => this.deps.log.error({ err }, 'node registration failed; retrying at the next heartbeat'));
+      await this.register().catch((err) => {
+        this.healthySince = null;
+        this.deps.log.error({ err }, 'node registration failed; retrying at the next heartbeat');
+      });
       this.task.start(this.deps.cluster.heartbeatMs);
     })();
     return this.firstPass;
+  }
+
+  /** How long this node's own heartbeats have been getting through: a node that could not reach the database
+   * for a while must not declare others lost the moment it can again, before they had a chance to beat. */
+  healthyForMs(now = Date.now()): number {
+    return this.healthySince === null ? 0 : now - this.healthySince;
   }
 
   /** Resolves once the first registration was tried (at once when the server never listened). */
@@ -61,13 +72,26 @@ export class NodeHeartbeat {
   async stop(): Promise<void> {
     await this.firstPass;
     await this.task.stop();
+    this.healthySince = null;
     if (this.epoch !== null) await store.stop(this.deps.db, this.deps.hostId, this.epoch, nowIso());
     this.epoch = null;
   }
 
   private async beat(): Promise<void> {
+    try {
+      await this.beatOrRegister();
+    } catch (error) {
+      this.healthySince = null;
+      throw error;
+    }
+  }
+
+  private async beatOrRegister(): Promise<void> {
     if (this.epoch === null) return this.register();
-    if (await store.heartbeat(this.deps.db, this.deps.hostId, this.epoch, await this.liveSandboxes(), nowIso())) return;
+    if (await store.heartbeat(this.deps.db, this.deps.hostId, this.epoch, await this.liveSandboxes(), nowIso())) {
+      this.healthySince ??= Date.now();
+      return;
+    }
     const row = await store.findNode(this.deps.db, this.deps.hostId);
     this.deps.log.error(
       { node: this.deps.hostId, epoch: this.epoch, state: row?.state ?? null, epochNow: row?.epoch ?? null },
@@ -76,6 +100,7 @@ export class NodeHeartbeat {
         : 'this node was fenced (its row has a newer epoch): registering again',
     );
     this.epoch = null;
+    this.healthySince = null;
     if (row?.state === 'lost') await this.deps.reconcile?.reconcile();
     await this.register();
   }
@@ -94,6 +119,7 @@ export class NodeHeartbeat {
       at: nowIso(),
     });
     this.epoch = epoch;
+    this.healthySince = Date.now();
     this.deps.log.info({ node: this.deps.hostId, address: this.address, epoch, state }, 'node registered');
   }
 

@@ -14,6 +14,8 @@ export interface LossSweeperDeps {
   deadAfterSeconds: number;
   intervalMs: number;
   sandboxes: LostSandboxes;
+  /** How long this node's own heartbeats have been getting through (NodeHeartbeat.healthyForMs). */
+  healthyForMs: (now: number) => number;
   log: Logger;
 }
 
@@ -42,6 +44,10 @@ export class LossSweeper {
 
   /** One pass; the ids of the nodes this pass declared lost. */
   async sweep(now = Date.now()): Promise<string[]> {
+    // Only a node that has itself been reaching the database for the whole dead time judges others: after
+    // an outage of the database (or of this node's link to it) every heartbeat is old, and the others need
+    // a heartbeat interval to beat again.
+    if (this.deps.healthyForMs(now) < this.deps.deadAfterSeconds * 1000) return [];
     const cutoff = new Date(now - this.deps.deadAfterSeconds * 1000).toISOString();
     const declared: string[] = [];
     for (const node of await store.silentNodes(this.deps.db, cutoff)) {

@@ -47,7 +47,15 @@ export async function registerNodes(app: FastifyInstance, deps: NodesDeps): Prom
     void heartbeat.start(app.server.address());
   });
   const sweeper = deps.sandboxes
-    ? new LossSweeper({ db: storage.db, selfId: config.hostId, deadAfterSeconds: config.cluster.deadAfterSeconds, intervalMs: config.cluster.heartbeatMs, sandboxes: deps.sandboxes, log: app.log })
+    ? new LossSweeper({
+        db: storage.db,
+        selfId: config.hostId,
+        deadAfterSeconds: config.cluster.deadAfterSeconds,
+        intervalMs: config.cluster.heartbeatMs,
+        sandboxes: deps.sandboxes,
+        healthyForMs: (now) => heartbeat.healthyForMs(now),
+        log: app.log,
+      })
     : null;
   if (sweeper) app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => {
