@@ -18,6 +18,8 @@ const runtimeTests = [
   'test/secrets/secret-scopes.test.ts',
   'test/sdk/runtime/**/*.test.ts',
   'test/processes/**/*.test.ts',
+  'test/cluster/runtime/**/*.test.ts',
+  'test/nodes/runtime/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -68,6 +68,8 @@ import { SecretService } from './secrets/service.js';
 import { registerWebhooks, type WebhooksFeature } from './webhooks/plugin.js';
 import { createA2aCore, registerA2a, type A2aFeature } from './a2a/plugin.js';
 import { registerDashboard } from './dashboard/plugin.js';
+import { registerClusterFrontDoor } from './cluster/plugin.js';
+import { registerNodes, type NodesFeature } from './nodes/plugin.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -106,6 +108,8 @@ export interface AppServices {
   metrics: MetricsFeature;
   /** Agent delegation: the agent registry (and, as they land, tasks, streams, task webhooks, the A2A protocol). */
   a2a: A2aFeature;
+  /** The node registry (scale-out): `nodes.service` is the NodeDirectory; `nodes.registered()` resolves once this node registered after listen(). */
+  nodes: NodesFeature;
 }
 
 export interface BuiltApp {
@@ -329,6 +333,9 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
+  const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, sandboxes, operators: billing.operators });
+  // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
+  registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
   let closing = false;
   app.addHook('preClose', async () => {
@@ -336,8 +343,6 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
   });
   app.addHook('onReady', async () => guardServer(app.server, allowedMethods, () => closing));
 
-  return {
-    app,
-    services: { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets, webhooks, idempotency, snapshots, metrics, a2a },
-  };
+  const services = { accounts, alerts, notifications, outbox, sandboxes, sessions, meter, spend, usage, billing, quota, budgets, evals, pipelines, secrets };
+  return { app, services: { ...services, webhooks, idempotency, snapshots, metrics, a2a, nodes } };
 }

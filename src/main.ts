@@ -16,6 +16,7 @@ commands:
   migrate    apply database migrations (serve also does this at start)
   templates  build [names...] | import NAME ARCHIVE | list
   accounts   list | requests [--status S] | approve ID | reject ID [--reason R] | set-plan EMAIL_OR_ID PLAN
+  nodes      list | drain ID | undrain ID (the nodes of a cluster on DATABASE_URL; see docs/scale-out.md)
 
 client commands (talk to a Paddock server; \`paddock <command> --help\` for each):
   login      save the server URL and an API key (--url, --api-key; asks otherwise)
@@ -68,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
     case 'accounts': {
       const { accountsCommand } = await import('./cli/accounts.js');
       return accountsCommand(positionals, { status: values.status, reason: values.reason }, config);
+    }
+    case 'nodes': {
+      const { nodesCommand } = await import('./cli/nodes.js');
+      return nodesCommand(positionals, config);
     }
     default:
       process.stderr.write(`unknown command "${command}"\n${USAGE}`);

@@ -1,5 +1,6 @@
 // The Paddock client: one object holding the connection settings, with a property per area of the API.
 import { Http, type ClientOptions } from './core/http.js';
+import { Admin } from './admin.js';
 import { Sandboxes } from './sandboxes/sandboxes.js';
 import { Agents } from './a2a/agents.js';
 import { Tasks } from './a2a/tasks.js';
@@ -38,6 +39,8 @@ export class Paddock {
   readonly keys: Keys;
   readonly secrets: Secrets;
   readonly webhooks: Webhooks;
+  /** Operators: the nodes of a cluster (list, drain, undrain). */
+  readonly admin: Admin;
 
   constructor(options: ClientOptions = {}) {
     this.http = new Http(options);
@@ -53,5 +56,6 @@ export class Paddock {
     this.keys = new Keys(this.http);
     this.secrets = new Secrets(this.http);
     this.webhooks = new Webhooks(this.http);
+    this.admin = new Admin(this.http);
   }
 }

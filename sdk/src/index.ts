@@ -12,6 +12,7 @@ export * from './sessions/sessions.js';
 export { EventIngester, type IngestEvent, type IngestStats, type EventType } from './sessions/event-ingester.js';
 export * from './alerts.js';
 export * from './billing.js';
+export * from './admin.js';
 export * from './a2a/agents.js';
 export * from './a2a/tasks.js';
 export * from './keys.js';

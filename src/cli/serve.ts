@@ -12,7 +12,8 @@ const BOOTSTRAP_EMAIL = 'admin@paddock.local';
 export async function serve(config: Config): Promise<void> {
   const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
-  const runtime = await openRuntime(config);
+  // An api node runs no sandboxes: no runtime, warm pool or sandbox stages; it forwards them to workers.
+  const runtime = config.cluster.role === 'api' ? undefined : await openRuntime(config);
   const { app, services } = await buildApp({ config, storage, runtime });
 
   if (config.bootstrap && (await services.accounts.countAccounts()) === 0) {
@@ -22,6 +23,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   await app.listen({ host: config.host, port: config.port });
+  await services.nodes.registered();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -36,7 +38,7 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'draining');
     await app.close();
-    await runtime.close?.();
+    await runtime?.close?.();
     await storage.close();
     (app.log as unknown as { flush?: () => void }).flush?.();
     process.exit(0);

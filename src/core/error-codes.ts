@@ -37,6 +37,8 @@ export const ERROR_CODES = {
     meaning: "The sandbox's status does not allow this change (a destroyed sandbox cannot fail, an ended one cannot start): the lifecycle's edge table refuses it. The message names both statuses.",
   },
   process_not_found: { status: 404, meaning: 'No background process with this id in the sandbox (or it was among the oldest beyond the 256 records kept).' },
+  node_not_found: { status: 404, meaning: 'Scale-out: no node registered with this id (GET /v1/admin/nodes lists them; the id is URL-encoded in the path).' },
+  node_state_conflict: { status: 409, meaning: 'Scale-out: the node is lost or stopped; only an active or draining node can be drained or undrained (a node registers again when it starts).' },
   process_not_running: { status: 409, meaning: 'The background process has exited: it takes no more stdin or signals (its output stays readable).' },
   process_stdin_closed: { status: 409, meaning: "The background process's stdin was closed by an earlier `eof`." },
   process_limit: { status: 409, meaning: 'The sandbox already runs 64 background processes: wait for one to exit, or signal one.' },
@@ -81,6 +83,13 @@ export const ERROR_CODES = {
   shutting_down: { status: 503, meaning: 'The server is draining to stop: retry (another instance, or this one once restarted).' },
   dashboard_not_built: { status: 503, meaning: "The dashboard's files are missing on this server: run `npm run build` (`npm run up` does)." },
   runtime_unavailable: { status: 503, meaning: 'This server has no sandbox runtime for the operation.' },
+  node_auth_failed: {
+    status: 401,
+    meaning: 'Scale-out: the request carries node-to-node headers whose signature is wrong or more than 30 s old (only nodes sharing PADDOCK_CLUSTER_SECRET can sign them).',
+  },
+  node_unreachable: { status: 502, meaning: 'Scale-out: the node that holds the sandbox (or any worker) could not be reached, or broke the connection before it answered: retry.' },
+  node_full: { status: 503, meaning: 'Scale-out: this worker runs as many sandboxes as it may (PADDOCK_NODE_MAX_SANDBOXES); the API node tries another one.' },
+  cluster_full: { status: 503, meaning: 'Scale-out: no worker has room for the sandbox (or none runs its template); `Retry-After` says when to try again.' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -3,6 +3,7 @@
 // within the credential's scope. Routes only declare `config.access`; a route that declares nothing
 // needs a full-scope credential. A route that reaches inside a sandbox, snapshot or session declares
 // where it names it (`reaches`); when that thing is confidential, only a scope that reads secrets passes.
+import { clientAddress } from './client-address.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Plan } from './db/column-values.js';
 import { scopeAllows, scopeReadsSecrets, type ConfidentialLookup, type OpenLimit, type Principal, type RouteAccess } from './access.js';
@@ -79,7 +80,7 @@ export async function registerRequestGuard(app: FastifyInstance, options: Reques
     else if (ticket && access.kind === 'ticket') principal = access.redeem(ticket, request.params as Record<string, string>);
 
     // Unauthenticated calls to protected routes count against the caller's IP, which bounds key guessing.
-    const decision = principal ? await perPlan[principal.plan].consume(principal.accountId) : await perIp[access.kind === 'open' ? access.limit : 'open'].consume(request.ip);
+    const decision = principal ? await perPlan[principal.plan].consume(principal.accountId) : await perIp[access.kind === 'open' ? access.limit : 'open'].consume(clientAddress(request));
     reply.header('x-ratelimit-limit', decision.limit);
     reply.header('x-ratelimit-remaining', decision.remaining);
     reply.header('x-ratelimit-reset', decision.resetAt);

@@ -1,5 +1,6 @@
 // What the sandbox feature's parts share: the database, the runtime, the lifecycle (the one writer of
 // status), the per-sandbox locks and what the server remembers about live sandboxes.
+import type { NodeAdmission } from './node-admission.js';
 import type { Kysely } from 'kysely';
 import type { Config, Plan } from '../config.js';
 import type { Database } from '../core/db/schema.js';
@@ -39,6 +40,8 @@ export interface SandboxContext {
   ending: Set<string>;
   /** Set-up work running in the background, so shutdown and tests can wait for it. */
   background: Set<Promise<void>>;
+  /** This node's own limit on live sandboxes (scale-out); null: none. */
+  node: NodeAdmission | null;
 }
 
 export async function getSandbox(ctx: SandboxContext, accountId: string, id: string): Promise<store.SandboxRow> {

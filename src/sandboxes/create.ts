@@ -1,6 +1,7 @@
 // Creating a sandbox: the request checked (create-input.ts), admitted within the plan's concurrency
 // limit, started by the runtime (from the warm pool when one fits), then its set-up steps in the
 // background. The lifecycle records `sandbox.created` once it is up and `sandbox.running` after set-up.
+import { admitOnNode } from './node-admission.js';
 import type { Plan } from '../config.js';
 import { scopeReadsSecrets, type Principal } from '../core/access.js';
 import { Forbidden, Invalid, LimitExceeded } from '../core/errors.js';
@@ -126,6 +127,7 @@ async function admitWithinPlan(ctx: SandboxContext, plan: Plan, row: store.Sandb
     if (limit !== null && (await store.countLiveSandboxes(trx, row.account_id)) >= limit) {
       throw new LimitExceeded(`the ${plan} plan allows ${limit} concurrent sandboxes; destroy one or upgrade your plan`, 'plan_limit');
     }
+    if (ctx.node) await admitOnNode(trx, ctx.node);
     await admitSandbox(trx, row);
   });
 }

@@ -58,6 +58,17 @@ export class SandboxDirectory {
     return rows.map((row) => ({ id: row.id, accountId: row.account_id, ip: row.ip, networkMode: row.network_mode }));
   }
 
+  /** How many sandboxes are live (creating, running, paused, restoring) on the server `hostId`: its node heartbeat reports it. */
+  async liveOn(hostId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('sandboxes')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where('host_id', '=', hostId)
+      .where('status', 'in', store.LIVE_STATUSES)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   /** Sandboxes of every account and server not destroyed yet. */
   async notDestroyed(): Promise<{ id: string; accountId: string }[]> {
     const rows = await this.db.selectFrom('sandboxes').select(['id', 'account_id']).where('status', '!=', 'destroyed').execute();

@@ -2,6 +2,7 @@
 // reconciliation, the sandbox, event and file routes, the warm pool; then, once the snapshot feature
 // exists, pause and resume with the idle monitor. The features around a sandbox (budgets, ports and
 // previews, terminals, snapshots) register themselves in app.ts and react to lifecycle events.
+import { nodeAdmission } from './node-admission.js';
 import type { FastifyInstance } from 'fastify';
 import type { AlertRaiser, AlertThresholds } from '../alerts/contract.js';
 import type { SpendCalculator } from '../billing/metering/spend.js';
@@ -51,6 +52,7 @@ export async function registerSandboxes(app: FastifyInstance, deps: SandboxesDep
     plans: deps.plans,
     secretValues: deps.secretValues,
     publisher: deps.publisher,
+    node: nodeAdmission(config.cluster, config.hostId, storage.sqlDialect),
   });
   // On ready, before anything else starts: building the app alone (`npm run sdk:generate` describes its
   // routes) must not touch the host's sandboxes.

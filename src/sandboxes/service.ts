@@ -1,6 +1,7 @@
 // The sandbox feature's face to routes and other features: create, read, exec, pause and resume,
 // restore, destroy, reconcile. Each operation lives in its own file; status changes go through the
 // lifecycle (lifecycle/), the only writer of sandbox status.
+import type { NodeAdmission } from './node-admission.js';
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { SandboxSpend, SpendCalculator } from '../billing/metering/spend.js';
@@ -14,7 +15,7 @@ import { createSandbox } from './create.js';
 import { eventsForScope, sandboxDetail } from './detail.js';
 import type { SandboxEndings } from './endings.js';
 import { execForApi, runCommand, type CommandRequest, type ExecOutcome } from './exec.js';
-import { failCrashed, reconcileSandboxes } from './health.js';
+import { failCrashed, failLostNode, reconcileSandboxes } from './health.js';
 import { InjectedSecrets, NO_SECRETS, type SecretValues } from './injected-secrets.js';
 import type { SandboxEvent } from './lifecycle/contract.js';
 import { SandboxLifecycle } from './lifecycle/lifecycle.js';
@@ -49,6 +50,8 @@ export interface SandboxServiceDeps {
   secretValues?: SecretValues;
   /** Receives every lifecycle event inside its transaction (webhook fan-out). */
   publisher?: EventPublisher;
+  /** This node's own limit on live sandboxes (scale-out). */
+  node?: NodeAdmission | null;
 }
 
 export class SandboxService {
@@ -78,6 +81,7 @@ export class SandboxService {
       plans: deps.plans,
       ending: new Set(),
       background: new Set(),
+      node: deps.node ?? null,
     };
     this.spend = deps.spend;
   }
@@ -190,6 +194,11 @@ export class SandboxService {
 
   reconcile(): Promise<void> {
     return reconcileSandboxes(this.ctx);
+  }
+
+  /** The live sandboxes of node `hostId`, declared lost by this node's sweeper, go `error` (node_lost); how many did. */
+  declareLost(hostId: string): Promise<number> {
+    return failLostNode(this.ctx, hostId);
   }
 
   /** Keeps PADDOCK_WARM_POOL's sandboxes ready; after `reconcile`, which would remove them as unknown. */

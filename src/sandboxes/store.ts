@@ -60,6 +60,17 @@ export async function countLiveSandboxes(db: Kysely<Database>, accountId: string
   return Number(row.n);
 }
 
+/** Live sandboxes on one server (its node's admission limit). */
+export async function countLiveSandboxesOnHost(db: Kysely<Database>, hostId: string): Promise<number> {
+  const row = await db
+    .selectFrom('sandboxes')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('host_id', '=', hostId)
+    .where('status', 'in', LIVE_STATUSES)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Writes columns other than `status` (lifecycle/ writes that one through `transitionSandbox`). */
 export function updateSandbox(db: Kysely<Database>, id: string, changes: Omit<Updateable<SandboxesTable>, 'status'>) {
   return db.updateTable('sandboxes').set(changes).where('id', '=', id).execute();

@@ -57,7 +57,7 @@ Every failure is answered before the upgrade as a JSON error, in this order: 401
 
 **Sessions survive a dropped connection** for \`PADDOCK_TERMINAL_GRACE_SECONDS\` (default 60): connect again with \`?session=term_…\` (a new connection takes a session over from one still attached, which is closed with 4001) and the last 64 KiB of output is replayed after the \`session\` message (\`reattached\`: true). After the grace period the shell is killed and the session is gone (404).
 
-**Close codes.** 1000 shell exited; 1001 server shutting down; 4000 sandbox destroyed; 4001 session attached by another connection; 4002 sandbox paused; 4004 the session ended while connecting; 4008 client too slow (over 8 MiB of output unread: the session stays and can be re-attached).
+**Close codes.** 1000 shell exited; 1001 server shutting down; 4000 sandbox destroyed; 4001 session attached by another connection; 4002 sandbox paused; 4003 the node holding the sandbox went away (reached through another node, scale-out); 4004 the session ended while connecting; 4008 client too slow (over 8 MiB of output unread: the session stays and can be re-attached).
 
 Terminal input and output count as sandbox activity (\`last_activity_at\`, written at most every 5 s).`;
 

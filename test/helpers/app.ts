@@ -137,6 +137,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
   await runtime?.init();
   const { app, services } = await buildApp({ config, storage, logStream, runtime: runtime ?? undefined });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  await services.nodes.registered();
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const secrets = new Set<string>();

@@ -50,7 +50,7 @@ export async function applyEdgeEffects(trx: Tx, deps: EdgeEffectDeps, edge: Edge
     case 'sandbox.error': {
       const error = String(edge.data.reason);
       await stopMetering(trx, row.id, at);
-      await deps.alerts.raise({ ...alert, type: 'sandbox_error', message: `Sandbox ${row.id} entered the error state: ${error}`, details: { error } }, { db: trx });
+      await deps.alerts.raise({ ...alert, type: 'sandbox_error', message: `Sandbox ${row.id} entered the error state: ${row.error ?? error}`, details: { error } }, { db: trx });
       await deps.endings.complete(trx, row.id, 'error', at);
       return;
     }

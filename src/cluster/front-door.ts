@@ -1,0 +1,111 @@
+// The cluster front door: once every plugin has added its listeners (Fastify's onReady), it takes over
+// the server's 'request' and 'upgrade' listeners — the preview front door's, or Fastify's on a node
+// without a runtime — and sends sandbox-bound requests to the node that serves them (routing.ts),
+// creates to placement (placement.ts), and everything else to the listeners it took over. A request
+// another node signed is always served here. core/server-refusals.ts's guard is added after it and
+// stands in front.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ClusterConfig } from '../config.js';
+import { rememberClientAddress } from '../core/client-address.js';
+import type { NodeDirectory, NodeView } from '../nodes/contract.js';
+import type { PreviewHosts } from '../preview/host.js';
+import { refuseRequest, refuseUpgrade, unreachable, type ClusterRefusal } from './answers.js';
+import { forwardRequest, forwardUpgrade, type Hop } from './forward.js';
+import { signNodeRequest, stripNodeHeaders, verifyNodeRequest } from './node-auth.js';
+import { placeCreate } from './placement.js';
+import { ClusterRouting, sandboxBound, type Route } from './routing.js';
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface ClusterFrontDoorDeps {
+  cluster: ClusterConfig;
+  /** The registry; null when the node keeps no registry (nothing is forwarded). */
+  nodes: NodeDirectory | null;
+  hostOf: (sandboxId: string) => Promise<string | null>;
+  previewHosts: PreviewHosts;
+  bodyLimitBytes: number;
+  log: FastifyBaseLogger;
+}
+
+/** What the signed node headers say about a request: refused (a bad signature), a node's, or a client's. */
+function admitNodeHeaders(request: IncomingMessage, secret: Buffer | null): ClusterRefusal | 'node' | 'client' {
+  if (!secret) {
+    stripNodeHeaders(request.headers);
+    return 'client';
+  }
+  const verdict = verifyNodeRequest(secret, request.method ?? 'GET', request.url ?? '/', request.headers);
+  if (verdict.kind === 'unsigned') return 'client';
+  if (verdict.kind === 'invalid') return { status: 401, code: 'node_auth_failed', message: `node-to-node request refused: ${verdict.reason}` };
+  rememberClientAddress(request, verdict.request.clientAddress);
+  return 'node';
+}
+
+/** Call once every plugin has registered its listeners (Fastify's onReady). */
+export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps): void {
+  const localRequest = server.listeners('request') as RequestListener[];
+  const localUpgrade = server.listeners('upgrade') as UpgradeListener[];
+  server.removeAllListeners('request');
+  server.removeAllListeners('upgrade');
+  const { cluster, nodes } = deps;
+  const routing = nodes && cluster.secret ? new ClusterRouting(cluster.role, nodes, deps.hostOf) : null;
+  const secret = cluster.secret;
+
+  const serveLocally = (request: IncomingMessage, response: ServerResponse) => {
+    for (const listener of localRequest) listener.call(server, request, response);
+  };
+  const upgradeLocally = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (localUpgrade.length) for (const listener of localUpgrade) listener.call(server, request, socket, head);
+    else refuseUpgrade(request, socket, { status: 404, code: 'not_found', message: `no WebSocket at ${request.url?.split('?')[0] ?? '/'} on this node` });
+  };
+  const hopTo = (request: IncomingMessage, node: NodeView, placed: boolean): Hop => {
+    const clientAddress = request.socket.remoteAddress ?? '';
+    const signed = signNodeRequest(secret!, { method: request.method ?? 'GET', path: request.url ?? '/', nodeId: nodes!.selfId, clientAddress, placed });
+    return { address: node.address, signed, clientAddress };
+  };
+  const decide = async (request: IncomingMessage): Promise<Route> => {
+    const bound = routing ? sandboxBound(request.method ?? 'GET', request.url ?? '/', deps.previewHosts.parse(request.headers.host)) : null;
+    if (!bound || !routing) return { kind: 'local' };
+    try {
+      return await routing.route(bound);
+    } catch (error) {
+      deps.log.error({ err: error }, 'cluster routing failed');
+      return cluster.role === 'api' ? { kind: 'refuse', refusal: unreachable('the node registry could not be read') } : { kind: 'local' };
+    }
+  };
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const admitted = admitNodeHeaders(request, secret);
+    if (admitted === 'node') return serveLocally(request, response);
+    if (admitted !== 'client') return refuseRequest(request, response, admitted);
+    if (!routing) return serveLocally(request, response);
+    void decide(request).then(async (route) => {
+      if (route.kind === 'local') serveLocally(request, response);
+      else if (route.kind === 'refuse') refuseRequest(request, response, route.refusal);
+      else if (route.kind === 'forward') forwardRequest(request, response, hopTo(request, route.node, false));
+      else
+        await placeCreate(request, response, {
+          nodes: nodes!,
+          hopTo: (req, node) => hopTo(req, node, true),
+          preferSelf: cluster.role === 'all',
+          bodyLimitBytes: deps.bodyLimitBytes,
+          retryAfterSeconds: Math.max(1, Math.ceil(cluster.heartbeatMs / 1000)),
+        }).catch((error: unknown) => {
+          deps.log.error({ err: error }, 'placement failed');
+          refuseRequest(request, response, unreachable('placement failed'));
+        });
+    });
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const admitted = admitNodeHeaders(request, secret);
+    if (admitted === 'node' || (admitted === 'client' && !routing)) return upgradeLocally(request, socket, head);
+    if (admitted !== 'client') return refuseUpgrade(request, socket, admitted);
+    void decide(request).then((route) => {
+      if (route.kind === 'forward') forwardUpgrade(request, socket, head, hopTo(request, route.node, false));
+      else if (route.kind === 'refuse') refuseUpgrade(request, socket, route.refusal);
+      else upgradeLocally(request, socket, head);
+    });
+  });
+}
