@@ -1,4 +1,4 @@
-// A real Paddock (app, runtime, SQLite) for the sandbox benchmarks, on a host network of its own so a
+// A real Paddock (app, runtime, SQLite, or PostgreSQL when `env` names a DATABASE_URL) for the sandbox benchmarks, on a host network of its own so a
 // benchmark's start-up never touches the sandboxes of a server running beside it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +19,8 @@ export interface BenchApp {
   apiKey: string;
   port: number;
   base: string;
+  /** The app's HTTP server, for benchmarks that watch its requests. */
+  server: import('node:http').Server;
   api(method: string, route: string, body?: object): Promise<any>;
   close(): Promise<void>;
 }
@@ -59,7 +61,7 @@ export async function startBenchApp(runtimeName: RuntimeName, template: string, 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-bench-'));
   fs.symlinkSync(templatesDir(template), path.join(dataDir, 'templates'));
   const config = loadConfig({ PADDOCK_DATA: dataDir, PADDOCK_LOG_LEVEL: 'warn', PADDOCK_RATE_LIMIT_ENTERPRISE: '100000000', PADDOCK_WARM_POOL: '0', ...env });
-  const storage = openStorage({ databaseUrl: null, sqliteFile: databaseFile(config) });
+  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
   await migrateToLatest(storage.db);
   const network = createSandboxNetwork({ stateDir: path.join(dataDir, 'network'), ...hostNetwork });
   const runtime = createRuntime(runtimeName, { dataDir, network });
@@ -78,6 +80,7 @@ export async function startBenchApp(runtimeName: RuntimeName, template: string, 
     apiKey,
     port,
     base,
+    server: app.server,
     async api(method, route, body) {
       const response = await fetch(base + route, {
         method,

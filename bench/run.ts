@@ -12,6 +12,7 @@ import { benchPreview } from './preview.js';
 import { benchProcesses } from './processes.js';
 import { benchRunSessions } from './run-sessions.js';
 import { benchSandboxes } from './sandboxes.js';
+import { benchScale } from './scale.js';
 import { benchSdk } from './sdk.js';
 import { benchTerminal } from './terminal.js';
 import { printTable, type BenchRow } from './table.js';
@@ -42,6 +43,10 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
     run: async () => [...(await benchProcesses('runc')), ...(await benchProcesses('gvisor'))],
   },
   sdk: { title: "SDK: sandbox.commands.run('true') vs a raw fetch of the same exec request (runc, same sandbox, same run)", run: benchSdk },
+  scale: {
+    title: 'Scale-out figures on one node with PostgreSQL: statements per create, exec, destroy and idle second, host memory per idle sandbox, creates per second (runc and gVisor, same run)',
+    run: benchScale,
+  },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };
 
