@@ -59,10 +59,13 @@ export default function NewSandboxPage() {
   const [networkMode, setNetworkMode] = useState('full');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Controlled, so that a template chosen before the server's list arrives stays chosen when it does.
+  const [chosenTemplate, setChosenTemplate] = useState<string | null>(null);
 
   const options = templates.data
     ? templates.data.map((t) => ({ name: t.name, label: t.ready ? `${t.name} — ${t.description}` : `${t.name} (not ready)` }))
     : SPEC_TEMPLATES.map((name) => ({ name, label: name }));
+  const template = options.some((option) => option.name === chosenTemplate) ? chosenTemplate! : (options[0]?.name ?? '');
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -88,7 +91,7 @@ export default function NewSandboxPage() {
       <form className="form sbx-form" onSubmit={submit} aria-describedby={error ? 'create-error' : undefined} noValidate>
         <label>
           Template
-          <select name="template" defaultValue={options[0]?.name} key={templates.data ? 'server' : 'spec'}>
+          <select name="template" value={template} onChange={(event) => setChosenTemplate(event.target.value)}>
             {options.map((option) => (
               <option key={option.name} value={option.name}>
                 {option.label}
