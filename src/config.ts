@@ -314,21 +314,14 @@ function clusterConfig(env: Source, flags: Source, databaseUrl: string | null): 
   const deadAfterSeconds = integer('PADDOCK_NODE_DEAD_AFTER_SECONDS', env.PADDOCK_NODE_DEAD_AFTER_SECONDS, 15, 1, 3600);
   if (deadAfterSeconds * 1000 < heartbeatMs * 3) throw new ConfigError('PADDOCK_NODE_DEAD_AFTER_SECONDS must be at least three heartbeats (PADDOCK_NODE_HEARTBEAT_MS)');
   const maxSandboxes = env.PADDOCK_NODE_MAX_SANDBOXES ? integer('PADDOCK_NODE_MAX_SANDBOXES', env.PADDOCK_NODE_MAX_SANDBOXES, 0, 1, 100_000) : null;
-  return { role, nodeAddress: nodeAddress(env.PADDOCK_NODE_ADDRESS), secret: rawSecret === '' ? null : Buffer.from(rawSecret), heartbeatMs, deadAfterSeconds, maxSandboxes };
-}
-
-function nodeAddress(raw: string | undefined): string | null {
-  if (raw === undefined || raw === '') return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`PADDOCK_NODE_ADDRESS must be an http:// origin such as http://10.0.0.5:8080, got "${raw}"`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new ConfigError(`PADDOCK_NODE_ADDRESS must be an http:// or https:// origin without a path, got "${raw}"`);
-  }
-  return url.origin;
+  return {
+    role,
+    nodeAddress: httpOrigin('PADDOCK_NODE_ADDRESS', env.PADDOCK_NODE_ADDRESS, 'http://10.0.0.5:8080'),
+    secret: rawSecret === '' ? null : Buffer.from(rawSecret),
+    heartbeatMs,
+    deadAfterSeconds,
+    maxSandboxes,
+  };
 }
 
 /** The spec's plans: free, pro 29 USD (10 concurrent, 100 h), team 99 USD (50, 500 h), enterprise custom and unlimited. */
@@ -443,15 +436,20 @@ function secretsKey(raw: string | undefined): Buffer | null {
 }
 
 function stripeApiUrl(raw: string | undefined): string | null {
+  return httpOrigin('PADDOCK_STRIPE_API_URL', raw, 'http://localhost:12111', ' (the SDK adds /v1/…)');
+}
+
+/** An http(s):// origin without a path; null when unset. */
+function httpOrigin(name: string, raw: string | undefined, example: string, why = ''): string | null {
   if (raw === undefined || raw === '') return null;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`PADDOCK_STRIPE_API_URL must be a URL such as http://localhost:12111, got "${raw}"`);
+    throw new ConfigError(`${name} must be a URL such as ${example}, got "${raw}"`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new ConfigError(`PADDOCK_STRIPE_API_URL must be an http:// or https:// origin without a path (the SDK adds /v1/…), got "${raw}"`);
+    throw new ConfigError(`${name} must be an http:// or https:// origin without a path${why}, got "${raw}"`);
   }
   return url.origin;
 }
