@@ -110,14 +110,15 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     expect(await client.waitForSession()).toMatchObject({ type: 'session', reattached: false, cols: 80, rows: 24 });
     expect(client.session.id).toMatch(/^term_/);
     client.type('echo $((6*7))\r');
-    await client.waitForOutput(/[\r\n]42\r\n/);
+    // \r+: under load the first lines can come through a terminal layer not yet raw, as \r\r\n (an open issue).
+    await client.waitForOutput(/[\r\n]42\r+\n/);
     client.socket.close();
   });
 
   it('starts in /workspace with the sandbox env', async () => {
     const client = await TerminalClient.connect(wsUrl(sandbox.id), key);
     client.type('echo "PWD=$(pwd) GREETING=$GREETING TERM=$TERM"\r');
-    await client.waitForOutput(/PWD=\/workspace GREETING=hello-terminal TERM=xterm-256color\r\n/);
+    await client.waitForOutput(/PWD=\/workspace GREETING=hello-terminal TERM=xterm-256color\r+\n/);
     client.socket.close();
   });
 
@@ -125,11 +126,11 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     const client = await TerminalClient.connect(wsUrl(sandbox.id, '?cols=90&rows=20'), key);
     await client.prompt();
     client.type('stty size\r');
-    await client.waitForOutput(/(^|[^0-9])20 90\r\n/);
+    await client.waitForOutput(/(^|[^0-9])20 90\r+\n/);
     client.socket.send(JSON.stringify({ type: 'resize', cols: 132, rows: 43 }));
     client.type('stty size\r');
     // SIGWINCH makes the shell redraw its line, so the answer may follow escape codes rather than a newline.
-    await client.waitForOutput(/(^|[^0-9])43 132\r\n/);
+    await client.waitForOutput(/(^|[^0-9])43 132\r+\n/);
     client.socket.send(JSON.stringify({ type: 'resize', cols: 0, rows: 43 }));
     await waitFor('an error message', () => client.controls.some((message) => message.type === 'error'));
     client.socket.close();
