@@ -1,6 +1,6 @@
 // Tasks are durable as runs are: a server killed with SIGKILL while a task's stage runs comes back,
 // the task completes, and its event log is whole (every status, no gap in sequences), on both databases.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,12 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { removeDataDir, TEST_TEMPLATES_DIR } from '../../helpers/app.js';
 import { BACKENDS, createPgDatabase } from '../../helpers/backends.js';
 import { ECHO_SKILL } from '../../helpers/a2a.js';
+import { startServerChild, type ServerChild } from '../../helpers/server-child.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
+type Server = ServerChild;
 
 const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
@@ -21,26 +19,7 @@ const cleanups: (() => Promise<void>)[] = [];
 const PROFILE = 4;
 
 function startServer(backend: string, dataDir: string, databaseUrl: string | null): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/pipeline-server-process.ts'), backend, dataDir, databaseUrl ?? '-', String(PROFILE), 'runc'], {
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 90_000);
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const line = stdout.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(line).url });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
+  return startServerChild('test/helpers/pipeline-server-process.ts', [backend, dataDir, databaseUrl ?? '-', String(PROFILE), 'runc'], 'server', (child) => children.push(child));
 }
 
 async function stop(server: Server, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {

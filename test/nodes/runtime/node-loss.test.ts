@@ -2,39 +2,22 @@
 // same PostgreSQL declares it lost once its heartbeat is older than the dead time (the sandbox goes
 // `error`, reason node_lost, with a sandbox_error alert); restarted, the killed server registers with a
 // newer epoch, its reconcile removes the sandbox's container, and the sandbox stays `error`.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir, startApp, TEST_TEMPLATES_DIR, type TestApp } from '../../helpers/app.js';
+import { startServerChild, type ServerChild } from '../../helpers/server-child.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const FAST = { PADDOCK_NODE_HEARTBEAT_MS: '200', PADDOCK_NODE_DEAD_AFTER_SECONDS: '2' };
 const VICTIM = 'victim-node:/data';
 const VICTIM_PROFILE = 1;
 
-function startVictim(dataDir: string, databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+function startVictim(dataDir: string, databaseUrl: string): Promise<ServerChild> {
   const env = { ...FAST, PADDOCK_HOST_ID: VICTIM, PADDOCK_LOG_LEVEL: 'warn' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/helpers/node-server-process.ts'), dataDir, databaseUrl, String(VICTIM_PROFILE), JSON.stringify(env)], {
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the victim did not start: ${stderr}`)), 90_000);
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      const line = stdout.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(line).url });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the victim exited with ${code}: ${stderr}`)));
-  });
+  return startServerChild('test/helpers/node-server-process.ts', [dataDir, databaseUrl, String(VICTIM_PROFILE), JSON.stringify(env)], 'the victim');
 }
 
 async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
