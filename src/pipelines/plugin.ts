@@ -145,6 +145,7 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
       leaseMs: settings.leaseSeconds * 1000,
       pollIntervalMs: settings.pollIntervalMs,
       onlyRunnableTypes: options.config.cluster.role !== 'all' || options.config.cluster.secret !== null,
+      selfFence: options.config.databaseUrl !== null,
     },
     app.log,
     sandboxes ? stageSandboxes(new SandboxDirectory(db), sandboxes) : null,

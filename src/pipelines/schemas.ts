@@ -182,7 +182,10 @@ export const StageLogs = Type.Object({
   attempts: Type.Array(
     Type.Object({
       attempt: Type.Integer(),
-      status: Type.String({ description: 'running, succeeded, failed, canceled, lost (its worker died), interrupted (server shut down).' }),
+      status: Type.String({
+        description:
+          'running, succeeded, failed, canceled, lost (its worker stopped renewing the lease; another took it over), interrupted (handed back by its worker: the server shut down, or the worker could not renew the lease because the database did not answer).',
+      }),
       exit_code: Nullable(Type.Integer()),
       error: Nullable(Type.String()),
       worker_id: Type.String(),

@@ -258,7 +258,7 @@ export class Transitions {
   }
 
   /** Hands a stage this worker holds back for another attempt at once (graceful shutdown). */
-  async release(workerId: string, claimed: ClaimedAttempt, logs: { stdout: string; stderr: string }): Promise<void> {
+  async release(workerId: string, claimed: ClaimedAttempt, logs: { stdout: string; stderr: string }, why: string): Promise<void> {
     await inTransaction(this.db, async (trx) => {
       const run = (await store.lockRun(trx, this.dialect, claimed.run.id))!;
       const now = nowIso();
@@ -270,13 +270,15 @@ export class Transitions {
         .where('attempt', '=', claimed.stage.attempt)
         .where('status', '=', 'running')
         .executeTakeFirst();
+      // Taken over meanwhile: the attempt is already recorded `lost` by the worker that took it over.
+      if (Number(result.numUpdatedRows) !== 1) return;
       await trx
         .updateTable('pipeline_stage_attempts')
-        .set({ status: 'interrupted', error: 'the server shut down during the attempt', completed_at: now, ...logs })
+        .set({ status: 'interrupted', error: why, completed_at: now, ...logs })
         .where('run_stage_id', '=', claimed.stage.id)
         .where('attempt', '=', claimed.stage.attempt)
         .execute();
-      if (Number(result.numUpdatedRows) === 1) await this.effects.emit(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
+      await this.effects.emit(trx, run, 'pipeline.stage.interrupted', claimed.stage.name, { attempt: claimed.stage.attempt }, now);
     });
   }
 

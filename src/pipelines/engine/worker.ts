@@ -26,10 +26,14 @@ export interface WorkerOptions {
    * it cannot run with a clear error rather than leaving them pending forever.
    */
   onlyRunnableTypes?: boolean;
+  /** Stop an attempt whose lease could not be renewed before another worker may take it over (a shared database). */
+  selfFence?: boolean;
 }
 
 interface RunningAttempt {
   claimed: ClaimedAttempt;
+  /** When this worker stops counting on its lease: shortly before it runs out, counted from its last renewal's sending. */
+  selfFenceAt: number;
   controller: AbortController;
   logs: { stdout: string; stderr: string };
   logsDirty: boolean;
@@ -42,6 +46,13 @@ export interface StageSandboxes {
   notDestroyed(): Promise<{ id: string; accountId: string }[]>;
   destroy(accountId: string, sandboxId: string): Promise<void>;
 }
+
+const SHUTTING_DOWN = 'server shutting down';
+/**
+ * A worker that could not renew a lease (its database is unreachable: a partition) stops the attempt
+ * itself before the lease runs out, so the attempt another worker then takes over is never run twice at once.
+ */
+const LEASE_NOT_RENEWED = 'its lease could not be renewed in time (the database was unreachable)';
 
 /** Ids per `in (…)` list: well under SQLite's bound parameter limit. */
 const IDS_PER_QUERY = 500;
@@ -71,6 +82,7 @@ export class PipelineWorker {
     this.timers = [
       setInterval(() => this.wake(), this.options.pollIntervalMs),
       setInterval(() => void this.heartbeat(), Math.max(500, Math.floor(this.options.leaseMs / 3))),
+      ...(this.options.selfFence ? [setInterval(() => this.fence(), 250)] : []),
       setInterval(() => void this.housekeeping(), HOUSEKEEPING_INTERVAL_MS),
     ];
     this.wake();
@@ -80,7 +92,7 @@ export class PipelineWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
-    for (const attempt of this.running.values()) attempt.controller.abort('server shutting down');
+    for (const attempt of this.running.values()) attempt.controller.abort(SHUTTING_DOWN);
     await Promise.allSettled([...this.running.values()].map((attempt) => attempt.done));
   }
 
@@ -110,13 +122,14 @@ export class PipelineWorker {
     const free = this.options.concurrency - this.running.size;
     if (free <= 0) return;
     let claimed: ClaimedAttempt[];
+    const claimedFrom = Date.now();
     try {
       claimed = await this.transitions.claim(this.id, free, this.options.leaseMs, this.claimableTypes());
     } catch (error) {
       this.log.error({ err: error }, 'claiming pipeline stages failed');
       return;
     }
-    for (const attempt of claimed) this.execute(attempt);
+    for (const attempt of claimed) this.execute(attempt, claimedFrom);
     if (claimed.length === free) this.tickAgain = true;
   }
 
@@ -126,9 +139,9 @@ export class PipelineWorker {
     return STAGE_TYPES.filter((type) => type === 'await_approval' || this.executors[type] !== undefined);
   }
 
-  private execute(claimed: ClaimedAttempt): void {
+  private execute(claimed: ClaimedAttempt, leasedFrom: number): void {
     const controller = new AbortController();
-    const entry: RunningAttempt = { claimed, controller, logs: { stdout: '', stderr: '' }, logsDirty: false, done: Promise.resolve() };
+    const entry: RunningAttempt = { claimed, selfFenceAt: this.selfFenceAt(leasedFrom), controller, logs: { stdout: '', stderr: '' }, logsDirty: false, done: Promise.resolve() };
     this.running.set(claimed.stage.id, entry);
     entry.done = this.runAttempt(entry).finally(() => {
       this.running.delete(claimed.stage.id);
@@ -180,8 +193,10 @@ export class PipelineWorker {
       clearTimeout(timer);
     }
     if (controller.signal.aborted && outcome.status === 'succeeded') outcome = { ...outcome, status: 'failed', error: String(controller.signal.reason) };
-    if (controller.signal.reason === 'server shutting down') {
-      await this.transitions.release(this.id, claimed, entry.logs).catch((error) => this.log.error({ err: error }, 'handing back a stage failed'));
+    const reason = controller.signal.reason;
+    if (reason === SHUTTING_DOWN || reason === LEASE_NOT_RENEWED) {
+      const why = reason === SHUTTING_DOWN ? 'the server shut down during the attempt' : `the worker stopped the attempt: ${reason}`;
+      await this.transitions.release(this.id, claimed, entry.logs, why).catch((error) => this.log.error({ err: error }, 'handing back a stage failed'));
       return;
     }
     try {
@@ -217,8 +232,20 @@ export class PipelineWorker {
     }
   }
 
+  /** A lease expires `leaseMs` after its renewal was written, which is after it was sent: stop a little before that. */
+  private selfFenceAt(renewalSentAt: number): number {
+    return renewalSentAt + this.options.leaseMs - Math.min(1000, Math.floor(this.options.leaseMs / 6));
+  }
+
+  /** On its own timer, with no database call: a renewal that hangs (a partitioned database) must not hold it back. */
+  private fence(): void {
+    const now = Date.now();
+    for (const attempt of this.running.values()) if (now >= attempt.selfFenceAt && !attempt.controller.signal.aborted) attempt.controller.abort(LEASE_NOT_RENEWED);
+  }
+
   private async heartbeat(): Promise<void> {
-    const attempts = [...this.running.values()];
+    const sentAt = Date.now();
+    const attempts = [...this.running.values()].filter((attempt) => !attempt.controller.signal.aborted);
     if (attempts.length === 0) return;
     try {
       const lost = await this.transitions.heartbeat(
@@ -227,8 +254,12 @@ export class PipelineWorker {
         this.options.leaseMs,
       );
       for (const attempt of attempts) {
-        if (lost.has(attempt.claimed.stage.id)) attempt.controller.abort('the stage was canceled or taken over');
-        else if (attempt.logsDirty) {
+        if (lost.has(attempt.claimed.stage.id)) {
+          attempt.controller.abort('the stage was canceled or taken over');
+          continue;
+        }
+        attempt.selfFenceAt = this.selfFenceAt(sentAt);
+        if (attempt.logsDirty) {
           attempt.logsDirty = false;
           await this.transitions.saveLogs(attempt.claimed.stage.id, attempt.claimed.stage.attempt, attempt.logs);
         }
