@@ -7,10 +7,13 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { refuseRequest, refuseUpgrade, unreachable } from './answers.js';
 import { NODE_HEADERS } from './node-auth.js';
+import type { NodeLinks } from './node-links.js';
 import { closeFrame, FrameBoundary, NODE_LOST_CLOSE_CODE } from './ws-frames.js';
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+/** A node that does not accept the connection within this is unreachable (a partitioned one never refuses it). */
+export const CONNECT_TIMEOUT_MS = 5000;
 
 /** Where a request goes and the signed node headers it carries there. */
 export interface Hop {
@@ -19,6 +22,15 @@ export interface Hop {
   signed: Record<string, string>;
   /** The address the client reached this node from. */
   clientAddress: string;
+  /** The target node's id, and the links kept per node (streams to a node declared lost are cut). */
+  nodeId?: string;
+  links?: NodeLinks;
+  connectTimeoutMs?: number;
+}
+
+/** Keeps `cut` among the hop's node links until the returned function is called. */
+function holdLink(hop: Hop, cut: () => void): () => void {
+  return hop.links && hop.nodeId ? hop.links.hold(hop.nodeId, cut) : () => {};
 }
 
 function droppedHeaders(headers: IncomingHttpHeaders): Set<string> {
@@ -63,7 +75,7 @@ export function openUpstream(request: IncomingMessage, hop: Hop, options: { upgr
     delete headers['content-length'];
     headers['content-length'] = String(options.body.length);
   }
-  return (secure ? https : http).request({
+  const upstream = (secure ? https : http).request({
     protocol: url.protocol,
     hostname: url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port || (secure ? 443 : 80),
@@ -73,6 +85,13 @@ export function openUpstream(request: IncomingMessage, hop: Hop, options: { upgr
     // An upgraded connection leaves the pool for good.
     agent: options.upgrade ? false : secure ? agents.https : agents.http,
   });
+  upstream.on('socket', (socket) => {
+    if (!socket.connecting) return;
+    const timer = setTimeout(() => upstream.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })), hop.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+    socket.once('connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  });
+  return upstream;
 }
 
 /** Relays an answer the target already gave (its body may still be streaming). */
@@ -98,6 +117,8 @@ export function relayAnswer(answer: IncomingMessage, response: ServerResponse, b
 export function forwardRequest(request: IncomingMessage, response: ServerResponse, hop: Hop): void {
   const upstream = openUpstream(request, hop);
   let answered = false;
+  const release = holdLink(hop, () => upstream.destroy());
+  upstream.on('close', release);
   upstream.on('response', (answer) => {
     answered = true;
     relayAnswer(answer, response);
@@ -145,6 +166,10 @@ export function forwardUpgrade(request: IncomingMessage, socket: Duplex, head: B
       socket.write(upstreamHead);
     }
     if (head.length) upstreamSocket.write(head);
+    upstreamSocket.once(
+      'close',
+      holdLink(hop, () => upstreamSocket.destroy()),
+    );
     upstreamSocket.on('data', (chunk: Buffer) => frames.push(chunk));
     upstreamSocket.pipe(socket, { end: false });
     socket.pipe(upstreamSocket);

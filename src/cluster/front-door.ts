@@ -13,6 +13,7 @@ import type { NodeDirectory, NodeView } from '../nodes/contract.js';
 import type { PreviewHosts } from '../preview/host.js';
 import { refuseRequest, refuseUpgrade, unreachable, type ClusterRefusal } from './answers.js';
 import { forwardRequest, forwardUpgrade, type Hop } from './forward.js';
+import { NodeLinks } from './node-links.js';
 import { signNodeRequest, stripNodeHeaders, verifyNodeRequest } from './node-auth.js';
 import { placeCreate } from './placement.js';
 import { ClusterRouting, sandboxBound, type Route } from './routing.js';
@@ -43,8 +44,11 @@ function admitNodeHeaders(request: IncomingMessage, secret: Buffer | null): Clus
   return 'node';
 }
 
-/** Call once every plugin has registered its listeners (Fastify's onReady). */
-export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps): void {
+/**
+ * Call once every plugin has registered its listeners (Fastify's onReady). Returns the node links:
+ * the caller cuts those to lost nodes now and then (NodeLinks.cutLost).
+ */
+export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps): NodeLinks {
   const localRequest = server.listeners('request') as RequestListener[];
   const localUpgrade = server.listeners('upgrade') as UpgradeListener[];
   server.removeAllListeners('request');
@@ -52,6 +56,7 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
   const { cluster, nodes } = deps;
   const routing = nodes && cluster.secret ? new ClusterRouting(cluster.role, nodes, deps.hostOf) : null;
   const secret = cluster.secret;
+  const links = new NodeLinks();
 
   const serveLocally = (request: IncomingMessage, response: ServerResponse) => {
     for (const listener of localRequest) listener.call(server, request, response);
@@ -63,7 +68,7 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
   const hopTo = (request: IncomingMessage, node: NodeView, placed: boolean): Hop => {
     const clientAddress = request.socket.remoteAddress ?? '';
     const signed = signNodeRequest(secret!, { method: request.method ?? 'GET', path: request.url ?? '/', nodeId: nodes!.selfId, clientAddress, placed });
-    return { address: node.address, signed, clientAddress };
+    return { address: node.address, signed, clientAddress, nodeId: node.id, links };
   };
   const decide = async (request: IncomingMessage): Promise<Route> => {
     const bound = routing ? sandboxBound(request.method ?? 'GET', request.url ?? '/', deps.previewHosts.parse(request.headers.host)) : null;
@@ -108,4 +113,5 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
       else upgradeLocally(request, socket, head);
     });
   });
+  return links;
 }

@@ -140,7 +140,12 @@ export async function registerPipelines(app: FastifyInstance, options: PipelineO
     transitions,
     state,
     buildStageExecutors(options, transitions, teardowns, gateway),
-    { concurrency: settings.concurrency, leaseMs: settings.leaseSeconds * 1000, pollIntervalMs: settings.pollIntervalMs },
+    {
+      concurrency: settings.concurrency,
+      leaseMs: settings.leaseSeconds * 1000,
+      pollIntervalMs: settings.pollIntervalMs,
+      onlyRunnableTypes: options.config.cluster.role !== 'all' || options.config.cluster.secret !== null,
+    },
     app.log,
     sandboxes ? stageSandboxes(new SandboxDirectory(db), sandboxes) : null,
   );

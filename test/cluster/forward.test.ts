@@ -1,12 +1,16 @@
 // The forwarder between real servers on real sockets: bodies stream both ways without buffering,
 // hop-by-hop headers stay behind, WebSocket upgrades are piped (and refused upgrades relayed), a target
 // that cannot be reached is 502 node_unreachable, and a WebSocket whose target dies closes 4003 node_lost.
+// Links to a node the registry stops holding alive (a partition sends no reset) are cut at the next check.
 import http, { type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { FastifyBaseLogger } from 'fastify';
 import { forwardRequest, forwardUpgrade, type Hop } from '../../src/cluster/forward.js';
+import { NodeLinks } from '../../src/cluster/node-links.js';
+import type { NodeDirectory, NodeView } from '../../src/nodes/contract.js';
 
 const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 const connections = new Set<Duplex>();
@@ -19,6 +23,13 @@ describe('forwarding to another node', () => {
   let front: Server;
   let frontUrl: string;
   let hop: Hop;
+  let linkedFront: Server;
+  let linkedUrl: string;
+  const links = new NodeLinks();
+  // The registry as the front door reads it: only whether node-b is alive matters here.
+  let nodeBAlive = true;
+  const directory = { get: async (id: string) => ({ id, alive: id === 'node-b' && nodeBAlive }) as NodeView } as unknown as NodeDirectory;
+  const log = { warn: () => {} } as unknown as FastifyBaseLogger;
   const targetSockets = new Set<Duplex>();
   const sockets = new WebSocketServer({ noServer: true });
 
@@ -39,6 +50,10 @@ describe('forwarding to another node', () => {
     hop = { address: await listen(target), signed: { 'x-paddock-node': 'node-a', 'x-paddock-node-signature': 'sig' }, clientAddress: '203.0.113.7' };
     front = http.createServer((request, response) => forwardRequest(request, response, hop));
     front.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => forwardUpgrade(request, socket, head, hop));
+    linkedFront = http.createServer((request, response) => forwardRequest(request, response, { ...hop, nodeId: 'node-b', links }));
+    linkedFront.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => forwardUpgrade(request, socket, head, { ...hop, nodeId: 'node-b', links }));
+    track(linkedFront);
+    linkedUrl = await listen(linkedFront);
     track(front);
     frontUrl = await listen(front);
   });
@@ -46,6 +61,7 @@ describe('forwarding to another node', () => {
     sockets.close();
     for (const socket of connections) socket.destroy();
     await close(front);
+    await close(linkedFront);
     await close(target);
   });
 
@@ -119,5 +135,44 @@ describe('forwarding to another node', () => {
     expect(await new Promise<number>((resolve) => ws.once('unexpected-response', (request, response) => (request.destroy(), resolve(response.statusCode ?? 0))))).toBe(502);
     for (const socket of connections) socket.destroy();
     await close(lostFront);
+  });
+
+  it('cuts the WebSockets and streams to a node once the registry no longer holds it alive', async () => {
+    nodeBAlive = true;
+    const ws = new WebSocket(`${linkedUrl.replace('http', 'ws')}/ws`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    const request = http.request(`${linkedUrl}/echo`, { method: 'POST' });
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => request.on('response', resolve).on('error', reject).write('open;'));
+    const firstChunk = await new Promise<string>((resolve) => answer.once('data', (chunk) => resolve(String(chunk))));
+    expect(firstChunk).toBe('open;');
+    const streamEnded = new Promise<boolean>((resolve) => answer.once('close', () => resolve(answer.complete)));
+    expect(links.count('node-b')).toBe(2);
+    // Alive: the check leaves both open, and the WebSocket still answers.
+    await links.cutLost(directory, log);
+    expect(links.count('node-b')).toBe(2);
+    const echoed = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    ws.send('still here');
+    expect(await echoed).toBe('still here');
+    // Declared lost: both target sockets stay open (no reset arrives), yet the client sees the end.
+    nodeBAlive = false;
+    await links.cutLost(directory, log);
+    expect(await closed).toEqual({ code: 4003, reason: 'node_lost' });
+    expect(await streamEnded).toBe(false);
+    expect(links.count('node-b')).toBe(0);
+    request.destroy();
+  });
+
+  it('answers 502 node_unreachable when the target never accepts the connection', async () => {
+    // TEST-NET-1 is never routed: the SYN goes unanswered (or the host says at once that it has no route).
+    const blackhole = http.createServer((request, response) => forwardRequest(request, response, { ...hop, address: 'http://192.0.2.1:9', connectTimeoutMs: 300 }));
+    track(blackhole);
+    const url = await listen(blackhole);
+    const started = Date.now();
+    const reply = await fetch(`${url}/v1/sandboxes/sbx_x/exec`, { method: 'POST', body: '{}' });
+    expect(reply.status).toBe(502);
+    expect((await reply.json()).code).toBe('node_unreachable');
+    expect(Date.now() - started).toBeLessThan(3000);
+    await close(blackhole);
   });
 });

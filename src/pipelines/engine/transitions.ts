@@ -10,7 +10,7 @@ import { parseDurationMs } from '../definition/duration.js';
 import { type PipelineDefinition, type StageDefinition, configOf } from '../definition/types.js';
 import * as store from '../runs/store.js';
 import type { StateService } from '../state/service.js';
-import type { StageOutcome } from '../stages/contract.js';
+import type { StageOutcome, StageType } from '../stages/contract.js';
 import { effectiveStage, isTerminal, retryDelayMs } from './dag.js';
 import type { Tx } from '../../core/db/handles.js';
 import { inTransaction } from '../../core/db/after-commit.js';
@@ -73,11 +73,11 @@ export class Transitions {
    * Leases up to `limit` stages to `workerId`: due pending stages and running stages whose lease ran
    * out (their worker died). `await_approval` stages pause the run here instead of being executed.
    */
-  async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedAttempt[]> {
+  async claim(workerId: string, limit: number, leaseMs: number, types: StageType[] | null = null): Promise<ClaimedAttempt[]> {
     return inTransaction(this.db, async (trx) => {
       const now = new Date();
       const nowText = now.toISOString();
-      const candidates = await store.claimable(trx, this.dialect, nowText, limit);
+      const candidates = await store.claimable(trx, this.dialect, nowText, limit, types);
       const claimed: ClaimedAttempt[] = [];
       for (const stage of candidates) {
         const run = (await store.lockRun(trx, this.dialect, stage.run_id))!;

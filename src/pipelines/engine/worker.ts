@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { newId } from '../../core/ids.js';
 import type { StateService } from '../state/service.js';
-import type { StageContext, StageOutcome } from '../stages/contract.js';
+import { STAGE_TYPES, type StageContext, type StageOutcome, type StageType } from '../stages/contract.js';
 import { executorFor, type StageExecutors } from '../stages/registry.js';
 import { effectiveStage } from './dag.js';
 import type { ClaimedAttempt, Transitions } from './transitions.js';
@@ -20,6 +20,12 @@ export interface WorkerOptions {
   concurrency: number;
   leaseMs: number;
   pollIntervalMs: number;
+  /**
+   * In a cluster, claim only the stage types this node has an executor for, so an api node (no
+   * runtime) leaves command stages to the workers. Alone, a server claims every stage and fails those
+   * it cannot run with a clear error rather than leaving them pending forever.
+   */
+  onlyRunnableTypes?: boolean;
 }
 
 interface RunningAttempt {
@@ -105,13 +111,19 @@ export class PipelineWorker {
     if (free <= 0) return;
     let claimed: ClaimedAttempt[];
     try {
-      claimed = await this.transitions.claim(this.id, free, this.options.leaseMs);
+      claimed = await this.transitions.claim(this.id, free, this.options.leaseMs, this.claimableTypes());
     } catch (error) {
       this.log.error({ err: error }, 'claiming pipeline stages failed');
       return;
     }
     for (const attempt of claimed) this.execute(attempt);
     if (claimed.length === free) this.tickAgain = true;
+  }
+
+  /** null: every type. `await_approval` is always claimable: the engine pauses the run itself, no executor runs. */
+  private claimableTypes(): StageType[] | null {
+    if (!this.options.onlyRunnableTypes) return null;
+    return STAGE_TYPES.filter((type) => type === 'await_approval' || this.executors[type] !== undefined);
   }
 
   private execute(claimed: ClaimedAttempt): void {

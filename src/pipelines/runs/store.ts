@@ -3,6 +3,7 @@
 import { type Kysely, type Selectable } from 'kysely';
 import type { SqlDialect } from '../../core/db/dialect.js';
 import type { Database, PipelineRunsTable, PipelineRunStagesTable, PipelineStageAttemptsTable } from '../../core/db/schema.js';
+import type { StageType } from '../stages/contract.js';
 import type { Tx } from '../../core/db/handles.js';
 
 export type RunRow = Selectable<PipelineRunsTable>;
@@ -53,8 +54,8 @@ export async function attemptsOf(db: Kysely<Database>, stageId: string): Promise
 }
 
 /** Candidate stage ids for a claim: due pending stages of runs that may progress, and running stages whose lease expired. */
-export async function claimable(trx: Tx, dialect: SqlDialect, now: string, limit: number): Promise<RunStageRow[]> {
-  const base = trx
+export async function claimable(trx: Tx, dialect: SqlDialect, now: string, limit: number, types: StageType[] | null): Promise<RunStageRow[]> {
+  let base = trx
     .selectFrom('pipeline_run_stages as s')
     .innerJoin('pipeline_runs as r', 'r.id', 's.run_id')
     .selectAll('s')
@@ -68,6 +69,7 @@ export async function claimable(trx: Tx, dialect: SqlDialect, now: string, limit
     .orderBy('r.priority', 'desc')
     .orderBy('s.next_attempt_at')
     .limit(limit);
+  if (types) base = base.where('s.type', 'in', types);
   // Locks both the stage and its run without waiting: a row another worker holds is simply skipped.
   return dialect.forUpdateSkipLocked(base, ['s', 'r']).execute();
 }
