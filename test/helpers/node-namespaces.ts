@@ -1,9 +1,10 @@
 // Several `paddock serve` nodes on one machine, each in a network namespace of its own: a bridge in the
-// root namespace (`pclu0`, 10.89.0.1/24), per node a namespace with a veth on that bridge (eth0,
-// 10.89.0.1x/24), and PostgreSQL — which listens on 127.0.0.1 of the root namespace only and is shared
+// root namespace (`pclu<slot>`, 10.89.<slot>.1/24), per node a namespace with a veth on that bridge (eth0,
+// 10.89.<slot>.1x/24), and PostgreSQL — which listens on 127.0.0.1 of the root namespace only and is shared
 // with other tests — reached through a TCP relay on the bridge address. Nodes are started with
 // `nsenter --net`, not `ip netns exec`, which remounts /sys and hides the cgroup tree runc needs.
-// Names avoid the `pdk`/`pq` prefixes the host's own Paddock tables match interfaces by.
+// Names avoid the `pdk`/`pq` prefixes the host's own Paddock tables match interfaces by; the slot
+// (PADDOCK_TEST_NETWORK_BASE / 10) keeps two checkouts' runs apart, as the network profiles do.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -14,14 +15,17 @@ import { TEST_TEMPLATES_DIR } from './app.js';
 import { BIN } from './cli.js';
 
 const exec = promisify(execFile);
-const BRIDGE = 'pclu0';
-const BRIDGE_ADDRESS = '10.89.0.1';
+const SLOT = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0) / 10;
+if (!Number.isInteger(SLOT) || SLOT < 0 || SLOT > 9) throw new Error('PADDOCK_TEST_NETWORK_BASE must be one of 0, 10, 20, … 90');
+const BRIDGE = `pclu${SLOT}`;
+/** The root namespace's address on the nodes' bridge, where the database relay listens. */
+export const BRIDGE_ADDRESS = `10.89.${SLOT}.1`;
 const PORT = 8080;
 
 export interface NodeSpec {
   /** One letter: names the namespace, the veth, the sandbox network and the host id. */
   name: string;
-  /** 1-9: the node's address is 10.89.0.1<index>. */
+  /** 1-9: the node's address is 10.89.<slot>.1<index>. */
   index: number;
   role: 'api' | 'worker';
 }
@@ -30,7 +34,7 @@ export interface NamespaceNode {
   spec: NodeSpec;
   hostId: string;
   dataDir: string;
-  /** http://10.89.0.1x:8080, reachable from the test process over the bridge. */
+  /** http://10.89.<slot>.1x:8080, reachable from the test process over the bridge. */
   url: string;
   /** The running process; null when stopped. */
   child: ChildProcess | null;
@@ -46,18 +50,20 @@ async function quiet(command: string, args: string[]): Promise<void> {
   await exec(command, args, { timeout: 30_000 }).catch(() => {});
 }
 
-const namespaceOf = (spec: NodeSpec) => `pclnode-${spec.name}`;
-const addressOf = (spec: NodeSpec) => `10.89.0.1${spec.index}`;
+const namespaceOf = (spec: NodeSpec) => `pcl${SLOT}node-${spec.name}`;
+const addressOf = (spec: NodeSpec) => `10.89.${SLOT}.1${spec.index}`;
+const outerVeth = (spec: NodeSpec) => `pcl${SLOT}v${spec.name}`;
+const innerVeth = (spec: NodeSpec) => `pcl${SLOT}w${spec.name}`;
 const inNamespace = (spec: NodeSpec, args: string[]) => ['--net=/run/netns/' + namespaceOf(spec), '--', ...args];
 
 /** The node's own sandbox network, distinct from every other node's and from the host's. */
 export function sandboxNetworkOf(spec: NodeSpec): Record<string, string> {
   return {
-    PADDOCK_NETWORK_BRIDGE: `pcls${spec.name}0`,
+    PADDOCK_NETWORK_BRIDGE: `pcls${SLOT}${spec.name}`,
     PADDOCK_NETWORK_SUBNET: `10.${92 + spec.index}.0.0/16`,
-    PADDOCK_NETWORK_TABLE: `paddock_cl${spec.name}`,
+    PADDOCK_NETWORK_TABLE: `paddock_cl${SLOT}${spec.name}`,
     PADDOCK_NETWORK_IF_PREFIX: `pcv${spec.name}`,
-    PADDOCK_NETWORK_NETNS_PREFIX: `pcls-${spec.name}-`,
+    PADDOCK_NETWORK_NETNS_PREFIX: `pcls${SLOT}-${spec.name}-`,
   };
 }
 
@@ -83,12 +89,11 @@ export class NodeNamespaces {
     await sh('ip', ['link', 'set', BRIDGE, 'up']);
     for (const spec of this.specs) {
       const ns = namespaceOf(spec);
-      const outer = `pclv${spec.name}`;
       await sh('ip', ['netns', 'add', ns]);
-      await sh('ip', ['link', 'add', outer, 'type', 'veth', 'peer', 'name', `pclw${spec.name}`]);
-      await sh('ip', ['link', 'set', `pclw${spec.name}`, 'netns', ns]);
-      await sh('ip', ['link', 'set', outer, 'master', BRIDGE, 'up']);
-      await sh('nsenter', inNamespace(spec, ['ip', 'link', 'set', `pclw${spec.name}`, 'name', 'eth0']));
+      await sh('ip', ['link', 'add', outerVeth(spec), 'type', 'veth', 'peer', 'name', innerVeth(spec)]);
+      await sh('ip', ['link', 'set', innerVeth(spec), 'netns', ns]);
+      await sh('ip', ['link', 'set', outerVeth(spec), 'master', BRIDGE, 'up']);
+      await sh('nsenter', inNamespace(spec, ['ip', 'link', 'set', innerVeth(spec), 'name', 'eth0']));
       await sh('nsenter', inNamespace(spec, ['ip', 'addr', 'add', `${addressOf(spec)}/24`, 'dev', 'eth0']));
       await sh('nsenter', inNamespace(spec, ['ip', 'link', 'set', 'eth0', 'up']));
       await sh('nsenter', inNamespace(spec, ['ip', 'link', 'set', 'lo', 'up']));
@@ -233,7 +238,7 @@ export class NodeNamespaces {
         if (entry.startsWith(sandboxNetworkOf(spec).PADDOCK_NETWORK_NETNS_PREFIX)) await quiet('ip', ['netns', 'del', entry]);
       }
       await quiet('ip', ['netns', 'del', namespaceOf(spec)]);
-      await quiet('ip', ['link', 'del', `pclv${spec.name}`]);
+      await quiet('ip', ['link', 'del', outerVeth(spec)]);
     }
     await quiet('ip', ['link', 'del', BRIDGE]);
   }

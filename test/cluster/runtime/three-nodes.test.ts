@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createPgDatabase } from '../../helpers/backends.js';
-import { NodeNamespaces, type NamespaceNode } from '../../helpers/node-namespaces.js';
+import { BRIDGE_ADDRESS, NodeNamespaces, type NamespaceNode } from '../../helpers/node-namespaces.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { follow, textOf } from '../../processes/follow.js';
 
@@ -206,8 +206,9 @@ try:
 except OSError as e:
     print('${host}:closed')"`;
       const relayPort = new URL(env.DATABASE_URL).port;
-      const reply = await exec([probe('10.89.0.11', 8080), probe('10.89.0.12', 8080), probe('10.89.0.13', 8080), probe('10.89.0.1', Number(relayPort))].join('; '));
-      expect(reply.body.stdout.trim().split('\n')).toEqual(['10.89.0.11:closed', '10.89.0.12:closed', '10.89.0.13:closed', '10.89.0.1:closed']);
+      const targets: [string, number][] = [...['a', 'b', 'c'].map((name): [string, number] => [new URL(node(name).url).hostname, 8080]), [BRIDGE_ADDRESS, Number(relayPort)]];
+      const reply = await exec(targets.map(([host, port]) => probe(host, port)).join('; '));
+      expect(reply.body.stdout.trim().split('\n')).toEqual(targets.map(([host]) => `${host}:closed`));
     });
   });
 
