@@ -37,3 +37,34 @@ describe('PADDOCK_METRICS_LISTEN', () => {
     expect(() => metricsListen('127.0.0.1:')).toThrow(/host:port/);
   });
 });
+
+describe('PADDOCK_NETWORK_*', () => {
+  it('leaves the network layer its defaults when unset or empty', () => {
+    expect(loadConfig({}).network).toEqual({});
+    expect(loadConfig({ PADDOCK_NETWORK_BRIDGE: '' }).network).toEqual({});
+  });
+
+  it('reads a bridge, subnet, table and prefixes of its own for each server of a host', () => {
+    const config = loadConfig({
+      PADDOCK_NETWORK_BRIDGE: 'pdkb0',
+      PADDOCK_NETWORK_SUBNET: '10.31.0.0/16',
+      PADDOCK_NETWORK_TABLE: 'paddock_b',
+      PADDOCK_NETWORK_IF_PREFIX: 'pkb',
+      PADDOCK_NETWORK_NETNS_PREFIX: 'paddock-b-',
+    });
+    expect(config.network).toEqual({ bridgeName: 'pdkb0', subnet: '10.31.0.0/16', tableName: 'paddock_b', interfacePrefix: 'pkb', netnsPrefix: 'paddock-b-' });
+  });
+
+  it.each([
+    ['PADDOCK_NETWORK_BRIDGE', 'a-bridge-name-too-long', /PADDOCK_NETWORK_BRIDGE must be a valid interface name/],
+    ['PADDOCK_NETWORK_BRIDGE', 'br 0', /PADDOCK_NETWORK_BRIDGE must be a valid interface name.*"br 0"/],
+    ['PADDOCK_NETWORK_SUBNET', '10.31.0.0', /PADDOCK_NETWORK_SUBNET must be an IPv4 CIDR between \/8 and \/29/],
+    ['PADDOCK_NETWORK_SUBNET', '10.31.0.0/30', /PADDOCK_NETWORK_SUBNET must be an IPv4 CIDR/],
+    ['PADDOCK_NETWORK_TABLE', 'paddock;flush', /PADDOCK_NETWORK_TABLE must be letters, digits, _ or -/],
+    ['PADDOCK_NETWORK_IF_PREFIX', 'toolong', /PADDOCK_NETWORK_IF_PREFIX must be 1–5 of \[a-z0-9\]/],
+    ['PADDOCK_NETWORK_NETNS_PREFIX', '../x', /PADDOCK_NETWORK_NETNS_PREFIX must be \[a-z0-9_-\]/],
+  ])('refuses %s=%s naming the variable', (variable, value, message) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [variable]: value })).toThrow(message);
+  });
+});

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
+import { networkNameProblem, type NetworkNameOption } from './runtime/network/index.js';
 import { TEMPLATE_NAMES } from './runtime/templates/catalog.js';
 
 export type { Plan } from './core/db/column-values.js';
@@ -117,6 +118,9 @@ export interface Config {
   metricsListen: ListenAddress | null;
   billing: BillingConfig;
   cluster: ClusterConfig;
+  /** This server's sandbox network on the host (PADDOCK_NETWORK_*), so several servers can share one host; an
+   * option left out takes the network layer's default (bridge paddock0, 10.247.0.0/16, table paddock, pdk, paddock-). */
+  network: Partial<Record<NetworkNameOption, string>>;
 }
 
 /** What a node does (`paddock serve --role`): `all` serves the API and runs sandboxes (one process, the
@@ -301,6 +305,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     a2aStreamHeartbeatMs: integer('PADDOCK_A2A_STREAM_HEARTBEAT_MS', env.PADDOCK_A2A_STREAM_HEARTBEAT_MS, 15_000, 100, 300_000),
     billing: billingConfig(env),
     cluster: clusterConfig(env, flags, databaseUrl),
+    network: sandboxNetworkNames(env),
   };
 }
 
@@ -325,6 +330,26 @@ function clusterConfig(env: Source, flags: Source, databaseUrl: string | null): 
 }
 
 /** The spec's plans: free, pro 29 USD (10 concurrent, 100 h), team 99 USD (50, 500 h), enterprise custom and unlimited. */
+const NETWORK_NAME_VARIABLES: Record<NetworkNameOption, string> = {
+  bridgeName: 'PADDOCK_NETWORK_BRIDGE',
+  subnet: 'PADDOCK_NETWORK_SUBNET',
+  tableName: 'PADDOCK_NETWORK_TABLE',
+  interfacePrefix: 'PADDOCK_NETWORK_IF_PREFIX',
+  netnsPrefix: 'PADDOCK_NETWORK_NETNS_PREFIX',
+};
+
+function sandboxNetworkNames(env: Source): Partial<Record<NetworkNameOption, string>> {
+  const names: Partial<Record<NetworkNameOption, string>> = {};
+  for (const [option, variable] of Object.entries(NETWORK_NAME_VARIABLES) as [NetworkNameOption, string][]) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    const problem = networkNameProblem(option, value);
+    if (problem) throw new ConfigError(`${variable} ${problem}, got "${value}"`);
+    names[option] = value;
+  }
+  return names;
+}
+
 export const DEFAULT_PLAN_SETTINGS: Record<Plan, PlanSettings> = {
   free: { priceUsdPerMonth: 0, concurrentSandboxes: 2, computeHoursPerMonth: 10 },
   pro: { priceUsdPerMonth: 29, concurrentSandboxes: 10, computeHoursPerMonth: 100 },

@@ -55,7 +55,7 @@ async function openRuntime(config: Config): Promise<SandboxRuntime> {
     if (choice.warning) process.stdout.write(`warning: ${choice.warning}\n`);
     name = choice.name;
   }
-  const runtime = createRuntime(name, { dataDir: config.dataDir, exposedHostPorts: stateGatewayPorts(config) });
+  const runtime = createRuntime(name, { dataDir: config.dataDir, exposedHostPorts: stateGatewayPorts(config), networkNames: config.network });
   await runtime.init();
   return runtime;
 }

@@ -1,6 +1,6 @@
 // Entry point of the runtime layer: pick a driver, build it, and re-export the seam and templates.
 import { run } from './host/command.js';
-import { createSandboxNetwork, type ExposedHostPort, type SandboxNetwork } from './network/index.js';
+import { createSandboxNetwork, type ExposedHostPort, type NetworkNameOption, type SandboxNetwork } from './network/index.js';
 import { GvisorDriver } from './gvisor/gvisor-driver.js';
 import { OciSandboxRuntime } from './oci/oci-runtime.js';
 import { runtimePaths } from './paths.js';
@@ -21,11 +21,14 @@ export interface CreateRuntimeOptions {
   pidsLimit?: number;
   /** Host ports on the bridge address sandboxes may reach (used when `network` is not given). */
   exposedHostPorts?: ExposedHostPort[];
+  /** Bridge, subnet, nftables table and name prefixes (used when `network` is not given); unset: the defaults. */
+  networkNames?: Partial<Record<NetworkNameOption, string>>;
 }
 
 export function createRuntime(name: RuntimeName, options: CreateRuntimeOptions): SandboxRuntime {
   const paths = runtimePaths(options.dataDir);
-  const network = options.network ?? createSandboxNetwork({ stateDir: path.join(paths.dataDir, 'network'), dnsServers: options.dnsServers, exposedHostPorts: options.exposedHostPorts });
+  const network =
+    options.network ?? createSandboxNetwork({ ...options.networkNames, stateDir: path.join(paths.dataDir, 'network'), dnsServers: options.dnsServers, exposedHostPorts: options.exposedHostPorts });
   const driver = name === 'gvisor' ? new GvisorDriver(paths.runscRoot) : new RuncDriver(paths.runcRoot);
   return new OciSandboxRuntime(driver, { dataDir: options.dataDir, network, dnsServers: options.dnsServers, pidsLimit: options.pidsLimit });
 }

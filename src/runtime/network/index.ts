@@ -1,6 +1,6 @@
 // The sandbox network layer's public surface, used by the runtime drivers.
 export { createSandboxNetwork, type SandboxNetwork } from './sandbox-network.js';
-export { DEFAULT_DENIED_EGRESS, hostDnsServers, type ExposedHostPort, type NetworkOptions } from './options.js';
+export { DEFAULT_DENIED_EGRESS, hostDnsServers, networkNameProblem, type ExposedHostPort, type NetworkNameOption, type NetworkOptions } from './options.js';
 export { InvalidAllowlistEntry, parseAllowlist, type ParsedAllowlist } from './allowlist.js';
 export { sandboxHostsFile, sandboxNameFiles, sandboxResolvConf } from './sandbox-files.js';
 export { netnsExec } from './netns.js';

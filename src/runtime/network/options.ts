@@ -82,22 +82,43 @@ export interface NetworkConfig {
 
 const NAME = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
 
+/** The options that name this server's network on the host: distinct per server when several share one. */
+export type NetworkNameOption = 'bridgeName' | 'subnet' | 'tableName' | 'interfacePrefix' | 'netnsPrefix';
+
+/** Why `value` cannot be the `option`, or null when it can. */
+export function networkNameProblem(option: NetworkNameOption, value: string): string | null {
+  switch (option) {
+    case 'bridgeName':
+      return NAME.test(value) && value.length <= 15 ? null : 'must be a valid interface name (≤ 15 characters)';
+    case 'subnet': {
+      const subnet = parseCidr(value);
+      return subnet && subnet.prefixLength <= 29 && subnet.prefixLength >= 8 ? null : 'must be an IPv4 CIDR between /8 and /29';
+    }
+    case 'tableName':
+      return NAME.test(value) ? null : 'must be letters, digits, _ or -';
+    case 'interfacePrefix':
+      return /^[a-z][a-z0-9]{0,4}$/.test(value) ? null : 'must be 1–5 of [a-z0-9]';
+    case 'netnsPrefix':
+      return /^[a-z][a-z0-9_-]{0,31}$/.test(value) ? null : 'must be [a-z0-9_-]';
+  }
+}
+
 function invalid(field: string, why: string): Error {
   return new Error(`network option ${field}: ${why}`);
 }
 
+function checked(option: NetworkNameOption, value: string): string {
+  const problem = networkNameProblem(option, value);
+  if (problem) throw invalid(option, problem);
+  return value;
+}
+
 export async function resolveNetworkOptions(options: NetworkOptions): Promise<NetworkConfig> {
-  const bridgeName = options.bridgeName ?? 'paddock0';
-  if (!NAME.test(bridgeName) || bridgeName.length > 15) throw invalid('bridgeName', 'must be a valid interface name (≤ 15 characters)');
-  const subnetText = options.subnet ?? '10.247.0.0/16';
-  const subnet = parseCidr(subnetText);
-  if (!subnet || subnet.prefixLength > 29 || subnet.prefixLength < 8) throw invalid('subnet', 'must be an IPv4 CIDR between /8 and /29');
-  const tableName = options.tableName ?? 'paddock';
-  if (!NAME.test(tableName)) throw invalid('tableName', 'must be letters, digits, _ or -');
-  const interfacePrefix = options.interfacePrefix ?? 'pdk';
-  if (!/^[a-z][a-z0-9]{0,4}$/.test(interfacePrefix)) throw invalid('interfacePrefix', 'must be 1–5 of [a-z0-9]');
-  const netnsPrefix = options.netnsPrefix ?? 'paddock-';
-  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(netnsPrefix)) throw invalid('netnsPrefix', 'must be [a-z0-9_-]');
+  const bridgeName = checked('bridgeName', options.bridgeName ?? 'paddock0');
+  const subnet = parseCidr(checked('subnet', options.subnet ?? '10.247.0.0/16'))!;
+  const tableName = checked('tableName', options.tableName ?? 'paddock');
+  const interfacePrefix = checked('interfacePrefix', options.interfacePrefix ?? 'pdk');
+  const netnsPrefix = checked('netnsPrefix', options.netnsPrefix ?? 'paddock-');
   const dnsServers = options.dnsServers ?? (await hostDnsServers());
   for (const server of dnsServers) {
     if (parseIpv4(server) === null) throw invalid('dnsServers', `${server} is not an IPv4 address`);
