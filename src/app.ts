@@ -298,7 +298,8 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     bridgeAddress: () => runtime?.hostAddress?.() ?? null,
     computeCostOf: (ids) => meter.computeCostUsd(ids),
     extraExecutors: {
-      eval: createEvalStage({ evals }),
+      // An eval runs its scenarios in sandboxes of this node: without a runtime, a worker takes the stage.
+      ...(sandboxes ? { eval: createEvalStage({ evals }) } : {}),
       a2a: createA2aStage({
         policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks },
         secretValue: async (accountId, name) => (await secrets.values(accountId, [name], 'config.auth_secret'))[name],

@@ -7,12 +7,12 @@
 // (PADDOCK_TEST_NETWORK_BASE / 10) keeps two checkouts' runs apart, as the network profiles do.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TEST_TEMPLATES_DIR } from './app.js';
 import { BIN } from './cli.js';
+import { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 
 const exec = promisify(execFile);
 const SLOT = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0) / 10;
@@ -69,8 +69,7 @@ export function sandboxNetworkOf(spec: NodeSpec): Record<string, string> {
 
 export class NodeNamespaces {
   readonly nodes = new Map<string, NamespaceNode>();
-  private relay: net.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
+  private relay: TcpRelay | null = null;
   private readonly logs = new Map<string, string>();
 
   constructor(private readonly specs: NodeSpec[]) {}
@@ -108,22 +107,10 @@ export class NodeNamespaces {
   /** A TCP relay from the bridge address to PostgreSQL on 127.0.0.1; returns the URL the nodes use. */
   async relayDatabase(databaseUrl: string): Promise<string> {
     const target = new URL(databaseUrl);
-    this.relay = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 5432), target.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => this.relay!.once('error', reject).listen(0, BRIDGE_ADDRESS, resolve));
+    this.relay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) }, { host: BRIDGE_ADDRESS });
     const relayed = new URL(databaseUrl);
     relayed.hostname = BRIDGE_ADDRESS;
-    relayed.port = String((this.relay.address() as net.AddressInfo).port);
+    relayed.port = String(this.relay.port);
     return relayed.toString();
   }
 
@@ -224,8 +211,7 @@ export class NodeNamespaces {
         failures.push(`node ${node.spec.name}: ${(error as Error).message}`);
       }
     }
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => (this.relay ? this.relay.close(resolve) : resolve(null)));
+    await this.relay?.close();
     this.relay = null;
     await this.removeNetwork();
     if (failures.length) throw new Error(`cleanup failed: ${failures.join('; ')}`);

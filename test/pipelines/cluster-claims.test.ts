@@ -1,5 +1,5 @@
 // Which stages a server's pipeline worker claims. In a cluster, an api node (no runtime) leaves command
-// stages pending for a worker and still runs what needs none (gates); a lone server without a runtime
+// and eval stages pending for a worker and still runs what needs none (gates); a lone server without a runtime
 // fails a command stage at once, saying why, rather than leaving it pending forever.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,9 +26,10 @@ describe('stage claims by what a node can run', () => {
     await lone?.close();
   });
 
-  it('an api node runs the gate and leaves the command stage pending for a worker', async () => {
+  it('an api node runs the gate and leaves the command and eval stages pending for a worker', async () => {
     const key = (await api.signup()).key;
-    const pipeline = await createPipeline(api, key, { stages });
+    const score = { name: 'score', type: 'eval', config: { scenario_id: 'evs_01jb0000000000000000000000' }, depends_on: ['check'] };
+    const pipeline = await createPipeline(api, key, { stages: [...stages, score] });
     const started = await startRun(api, key, pipeline.id, {});
     const run = await waitFor(
       'the gate to pass',
@@ -44,6 +45,7 @@ describe('stage claims by what a node can run', () => {
     const later = (await api.request('GET', `/v1/pipelines/${pipeline.id}/runs/${started.id}`, { token: key })).body;
     expect(run.status).toBe('running');
     expect(stageOf(later, 'build')).toMatchObject({ status: 'pending', attempt: 0 });
+    expect(stageOf(later, 'score')).toMatchObject({ status: 'pending', attempt: 0 });
     expect(later.status).toBe('running');
   });
 
