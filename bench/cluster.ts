@@ -1,5 +1,5 @@
-// Scale-out speed on one machine, one PostgreSQL database: a worker (runc) and an api node (no runtime)
-// in this process. (1) Exec forwarded by the api node against the same exec sent straight to the worker,
+// Scale-out speed on one machine, one PostgreSQL database: workers (runc) in this process and an api node
+// (no runtime) in a process of its own. (1) Exec forwarded by the api node against the same exec sent straight to the worker,
 // interleaved on one sandbox, timed by a client in its own process. (2) Placement: creates per second
 // through the api node spread over three workers against one worker alone (the other two drained), the
 // same concurrency from the client, alternating rounds. The three workers share this machine's cores:
@@ -26,6 +26,13 @@ const SPEC = { template: TEMPLATE, cpus: 1, memory_mb: 256, disk_gb: 1, network_
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 const median = (values: number[]) => percentile(values, 0.5);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const logLoad = (when: string) =>
+  process.stderr.write(
+    `# load average at the ${when}: ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}\n`,
+  );
 const ms = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)} ms`;
 
 /** What the bench reaches of the api node: its URL (it runs in a process of its own). */
@@ -55,24 +62,14 @@ export async function benchCluster(): Promise<BenchRow[]> {
     apiChild = await startServerChild('bench/cluster-api-node.ts', [database.url, secret, TEMPLATE], 'the api node');
     const api: ApiNode = { base: apiChild.url };
     const { api_key: key } = await workerA.services.accounts.signup({ email: 'bench@example.com', password: 'bench password' }, 'enterprise');
-    process.stderr.write(
-      `# load average at the start: ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}\n`,
-    );
+    logLoad('start');
     const rows = await execRows(api, workerA, key);
     if (PLACEMENT) {
       await startWorker(1);
       await startWorker(2);
       rows.push(...(await placementRows(api, workers, key)));
     }
-    process.stderr.write(
-      `# load average at the end: ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}\n`,
-    );
+    logLoad('end');
     return rows;
   } finally {
     if (apiChild) await stopChild(apiChild.child);
