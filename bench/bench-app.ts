@@ -26,7 +26,7 @@ export interface BenchApp {
 }
 
 /** The first of the usual template dirs that holds `template`, ready. */
-function templatesDir(template: string): string {
+export function templatesDir(template: string): string {
   for (const candidate of [process.env.BENCH_TEMPLATES_DIR, '.test-data/templates', 'data/templates']) {
     if (candidate && fs.existsSync(path.join(candidate, template, 'ready.json'))) return path.resolve(candidate);
   }
@@ -52,7 +52,7 @@ function defaultNetwork(): BenchNetwork {
 }
 
 /** Every `nft` call reads the whole ruleset: a benchmark leaves no tables (or bridge) behind to slow the next. */
-function removeHostNetwork(network: BenchNetwork): void {
+export function removeHostNetwork(network: BenchNetwork): void {
   for (const family of ['inet', 'bridge']) spawnSync('nft', ['delete', 'table', family, network.tableName], { stdio: 'ignore' });
   spawnSync('ip', ['link', 'del', network.bridgeName], { stdio: 'ignore' });
 }

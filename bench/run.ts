@@ -3,6 +3,7 @@ import { benchA2a } from './a2a.js';
 import { benchApi } from './api.js';
 import { benchBilling } from './billing.js';
 import { benchBudgets } from './budgets.js';
+import { benchCluster } from './cluster.js';
 import { benchDashboard } from './dashboard.js';
 import { benchEvals } from './evals.js';
 import { benchIngest } from './ingest.js';
@@ -46,6 +47,10 @@ const benches: Record<string, { title: string; run: () => Promise<BenchRow[]> }>
   scale: {
     title: 'Scale-out figures on one node with PostgreSQL: statements per create, exec, destroy and idle second, host memory per idle sandbox, creates per second (runc and gVisor, same run)',
     run: benchScale,
+  },
+  cluster: {
+    title: 'Scale-out on one machine with PostgreSQL: exec forwarded by an api node vs straight to the worker, creates placed over 3 workers vs 1 (runc, same run)',
+    run: benchCluster,
   },
   runsessions: { title: "Run sessions: a pipeline event recorded in the run's session vs the timeline row alone (same run)", run: benchRunSessions },
 };

@@ -21,10 +21,11 @@ export class TimedClient {
     });
   }
 
-  request(method: string, route: string): Promise<TimedAnswer> {
+  /** `body` is sent as JSON; the answer is read to its end (a stream included) before the time is taken. */
+  request(method: string, route: string, body?: object): Promise<TimedAnswer> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${JSON.stringify({ method, route })}\n`);
+      this.child.stdin.write(`${JSON.stringify({ method, route, body })}\n`);
     });
   }
 

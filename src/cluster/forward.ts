@@ -105,8 +105,9 @@ export function relayAnswer(answer: IncomingMessage, response: ServerResponse, b
     response.end(bodyRead);
     return;
   }
-  // Server-sent events and NDJSON follow: the client sees the head before the first event.
-  response.flushHeaders();
+  // Server-sent events and NDJSON follow: the client sees the head before the first event. An answer of
+  // known length (a buffered exec) leaves with its body in one write, not two.
+  if (answer.headers['content-length'] === undefined) response.flushHeaders();
   answer.pipe(response);
   answer.on('close', () => {
     if (!answer.complete) response.destroy();

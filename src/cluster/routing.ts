@@ -17,6 +17,8 @@ const SANDBOX_COLLECTION = /^\/v1\/sandboxes\/?(?:[?#]|$)/;
 const RUNTIME_PATHS = /^\/v1\/(?:snapshots|snapshot-downloads|templates)(?:[/?#]|$)/;
 /** How long a node's liveness is trusted between look-ups (the dead time is seconds). */
 const NODE_CACHE_MS = 1000;
+/** How many sandboxes' nodes are remembered; a sandbox's node never changes once set (sandboxes.host_id). */
+const HOSTS_REMEMBERED = 10_000;
 
 export function sandboxBound(method: string, url: string, preview: PreviewTarget | null): SandboxBound | null {
   if (preview) return { kind: 'sandbox', sandboxId: preview.sandboxId };
@@ -30,12 +32,14 @@ const noWorker: ClusterRefusal = { status: 502, code: 'node_unreachable', messag
 
 export class ClusterRouting {
   private readonly cache = new Map<string, { node: NodeView | null; atMs: number }>();
+  /** Sandbox id → its node id: the database read it saves is most of a forwarded request's cost. */
+  private readonly hosts = new Map<string, string>();
 
   constructor(
     private readonly role: NodeRole,
     private readonly nodes: NodeDirectory,
     /** The node id holding the sandbox (null: no such sandbox, or it never had one). */
-    private readonly hostOf: (sandboxId: string) => Promise<string | null>,
+    private readonly lookUpHost: (sandboxId: string) => Promise<string | null>,
   ) {}
 
   async route(bound: SandboxBound): Promise<Route> {
@@ -55,6 +59,17 @@ export class ClusterRouting {
     const workers = (await this.nodes.workers()).filter((node) => node.alive && node.id !== this.nodes.selfId);
     if (!workers.length) return { kind: 'refuse', refusal: noWorker };
     return { kind: 'forward', node: workers[Math.floor(Math.random() * workers.length)] };
+  }
+
+  /** Remembered once found; an unknown id is asked again every time (it may be created by then). */
+  private async hostOf(sandboxId: string): Promise<string | null> {
+    const known = this.hosts.get(sandboxId);
+    if (known !== undefined) return known;
+    const hostId = await this.lookUpHost(sandboxId);
+    if (hostId === null) return null;
+    if (this.hosts.size >= HOSTS_REMEMBERED) this.hosts.delete(this.hosts.keys().next().value!);
+    this.hosts.set(sandboxId, hostId);
+    return hostId;
   }
 
   private async node(id: string): Promise<NodeView | null> {
