@@ -27,6 +27,7 @@ export async function registerSnapshots(
     options.config.snapshots,
     derivedKey(options.secretsKey, 'paddock snapshot download url'),
     app.log,
+    options.config.hostId,
   );
   await snapshots.reconcile();
   await app.register(snapshotRoutes(snapshots, options.config.publicUrl));

@@ -35,6 +35,8 @@ export class SnapshotService implements PauseSnapshots {
     private readonly limits: SnapshotLimits,
     private readonly signingKey: Buffer,
     private readonly log: Logger,
+    /** This node: archives it stores are on its disk, and it restores only into its own sandboxes. */
+    private readonly hostId: string,
   ) {}
 
   /** POST /v1/sandboxes/{id}/snapshots: answers once the archive is stored (status `completed`). */
@@ -141,6 +143,13 @@ export class SnapshotService implements PauseSnapshots {
     });
     if (target.template !== row.template) {
       throw new Invalid('body.sandbox_id', `is a ${target.template} sandbox; this snapshot holds changes to a ${row.template} sandbox and restores only onto that template`);
+    }
+    // The runtime here cannot reach a sandbox of another node, and the archive is not on that node's disk.
+    if (target.host_id !== this.hostId) {
+      throw new Conflict(
+        `sandbox ${sandboxId} runs on node ${target.host_id ?? '(none)'}, and snapshot ${id} is stored on node ${this.hostId}: a snapshot restores only into a sandbox on the node that holds it`,
+        'snapshot_on_other_node',
+      );
     }
     const archive = await this.storage.localFile(row.storage_key);
     const started = performance.now();

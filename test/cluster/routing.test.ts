@@ -1,10 +1,12 @@
-// Which requests are sandbox-bound, and the order placement tries workers in.
+// Which requests are sandbox-bound, where a snapshot's requests go, and the order placement tries workers in.
 import { describe, expect, it } from 'vitest';
 import { placementOrder } from '../../src/cluster/placement.js';
-import { sandboxBound } from '../../src/cluster/routing.js';
-import type { NodeView } from '../../src/nodes/contract.js';
+import { ClusterRouting, sandboxBound } from '../../src/cluster/routing.js';
+import type { NodeRole } from '../../src/config.js';
+import type { NodeDirectory, NodeState, NodeView } from '../../src/nodes/contract.js';
 
 const node = (id: string, max: number, sandboxes: number) => ({ id, capacity: { cpus: 2, memory_bytes: 0, disk_bytes: 0, max_sandboxes: max }, sandboxes }) as NodeView;
+const worker = (id: string, state: NodeState, alive: boolean) => ({ ...node(id, 10, 0), role: 'worker', address: `http://${id}`, state, alive }) as NodeView;
 
 describe('sandbox-bound requests', () => {
   it('names the sandbox of every path under /v1/sandboxes/{id} and of a preview host', () => {
@@ -23,9 +25,78 @@ describe('sandbox-bound requests', () => {
   it('tells a create from the list and the other runtime routes, and leaves the rest alone', () => {
     expect(sandboxBound('POST', '/v1/sandboxes', null)).toEqual({ kind: 'create' });
     expect(sandboxBound('GET', '/v1/sandboxes?limit=5', null)).toEqual({ kind: 'runtime' });
-    expect(sandboxBound('POST', '/v1/snapshots/snap_1/restore', null)).toEqual({ kind: 'runtime' });
     expect(sandboxBound('GET', '/v1/templates', null)).toEqual({ kind: 'runtime' });
+    expect(sandboxBound('GET', '/v1/snapshots', null)).toEqual({ kind: 'runtime' });
     for (const path of ['/v1/sandboxesx', '/v1/sessions', '/v1/snapshotsx', '/healthz', '/v1/admin/nodes']) expect(sandboxBound('GET', path, null)).toBeNull();
+  });
+
+  it('names one snapshot, and whether the request needs its archive (all but GET of the record)', () => {
+    const snapshot = (archive: boolean) => ({ kind: 'snapshot', snapshotId: 'snap_1', archive });
+    expect(sandboxBound('GET', '/v1/snapshots/snap_1', null)).toEqual(snapshot(false));
+    expect(sandboxBound('GET', '/v1/snapshots/snap_1?x=1', null)).toEqual(snapshot(false));
+    expect(sandboxBound('DELETE', '/v1/snapshots/snap_1', null)).toEqual(snapshot(true));
+    expect(sandboxBound('GET', '/v1/snapshots/snap_1/download', null)).toEqual(snapshot(true));
+    expect(sandboxBound('POST', '/v1/snapshots/snap_1/restore', null)).toEqual(snapshot(true));
+    expect(sandboxBound('GET', '/v1/snapshot-downloads/snap_1?expires=1&signature=s', null)).toEqual(snapshot(true));
+    // A segment that does not decode is passed on as it is (the local routes answer it), never thrown.
+    expect(sandboxBound('GET', '/v1/snapshots/%E0%A4%A', null)).toEqual({ kind: 'snapshot', snapshotId: '%E0%A4%A', archive: false });
+    expect(sandboxBound('GET', '/v1/sandboxes/%E0%A4%A/files', null)).toEqual({ kind: 'sandbox', sandboxId: '%E0%A4%A' });
+  });
+});
+
+describe("routing a snapshot's requests to the node holding its archive", () => {
+  // snap_2 was taken of sbx_2 on worker-2; snap_1 of sbx_1 on worker-1.
+  const routing = (role: NodeRole, selfId: string, holder: NodeView) => {
+    const nodes = new Map([holder, worker('worker-1', 'active', true)].map((n) => [n.id, n]));
+    const directory: NodeDirectory = {
+      selfId,
+      get: async (id) => nodes.get(id) ?? null,
+      candidates: async () => [],
+      workers: async () => [...nodes.values()].filter((n) => n.alive),
+    };
+    const hosts: Record<string, string> = { sbx_1: 'worker-1', sbx_2: holder.id };
+    const sandboxes: Record<string, string> = { snap_1: 'sbx_1', snap_2: 'sbx_2' };
+    return new ClusterRouting(
+      role,
+      directory,
+      async (id) => hosts[id] ?? null,
+      async (id) => sandboxes[id] ?? null,
+      3,
+    );
+  };
+  const needs = (snapshotId: string, archive: boolean) => ({ kind: 'snapshot', snapshotId, archive }) as const;
+
+  it('forwards to the holder when it is alive and another node, and serves it here when this node holds it', async () => {
+    const holder = worker('worker-2', 'draining', true);
+    for (const role of ['api', 'all', 'worker'] as const) {
+      expect(await routing(role, 'this', holder).route(needs('snap_2', true))).toEqual({ kind: 'forward', node: holder });
+      expect(await routing(role, 'this', holder).route(needs('snap_2', false))).toEqual({ kind: 'forward', node: holder });
+    }
+    expect(await routing('worker', 'worker-2', holder).route(needs('snap_2', true))).toEqual({ kind: 'local' });
+  });
+
+  it('refuses 503 snapshot_unavailable with Retry-After for what needs the archive while the holder is not alive', async () => {
+    for (const [state, why] of [
+      ['lost', 'was declared lost'],
+      ['stopped', 'is stopped'],
+      ['active', 'is not alive'],
+    ] as const) {
+      for (const role of ['api', 'worker'] as const) {
+        const route = await routing(role, 'worker-1', worker('worker-2', state, false)).route(needs('snap_2', true));
+        expect(route.kind).toBe('refuse');
+        if (route.kind !== 'refuse') continue;
+        expect(route.refusal).toMatchObject({ status: 503, code: 'snapshot_unavailable', headers: { 'Retry-After': '3' } });
+        expect(route.refusal.message).toContain(`on node worker-2, which ${why}`);
+      }
+    }
+  });
+
+  it("reads the record of an unavailable holder's snapshot anywhere, and leaves an unknown snapshot to the local 404", async () => {
+    const lost = worker('worker-2', 'lost', false);
+    expect(await routing('worker', 'worker-1', lost).route(needs('snap_2', false))).toEqual({ kind: 'local' });
+    expect(await routing('api', 'api-1', lost).route(needs('snap_2', false))).toMatchObject({ kind: 'forward', node: { id: 'worker-1' } });
+    expect(await routing('worker', 'worker-1', lost).route(needs('snap_9', true))).toEqual({ kind: 'local' });
+    expect(await routing('api', 'api-1', lost).route(needs('snap_9', true))).toMatchObject({ kind: 'forward', node: { id: 'worker-1' } });
   });
 });
 
