@@ -163,9 +163,13 @@ export class SnapshotService implements PauseSnapshots {
     return { snapshot_id: id, sandbox_id: sandboxId, status: 'running', restored_at: nowIso(), duration_ms: Math.round(performance.now() - started) };
   }
 
-  /** After a restart: copies that were running never finished. */
+  /** After a restart: copies this node was running never finished (another node's may still be running). */
   async reconcile(): Promise<void> {
-    for (const row of await store.snapshotsInStatus(this.db, 'creating')) await this.fail(row, 'the server restarted while the snapshot was being taken');
+    for (const row of await store.snapshotsInStatus(this.db, 'creating')) {
+      const sandbox = await this.sandboxes.get(row.account_id, row.sandbox_id).catch(() => null);
+      if (sandbox && sandbox.host_id !== this.hostId) continue;
+      await this.fail(row, 'the server restarted while the snapshot was being taken');
+    }
     for (const name of await readdir(this.storage.stagingDir).catch(() => [] as string[])) await rm(path.join(this.storage.stagingDir, name), { force: true });
   }
 

@@ -2,7 +2,8 @@
 // is on the disk of the worker that took it; through the api node its record, download link, download,
 // restore and delete reach that worker, a restore into a sandbox on the other worker is refused 409
 // snapshot_on_other_node, and once the holder has stopped what needs the archive answers 503
-// snapshot_unavailable (the record still reads). One sandbox on each worker.
+// snapshot_unavailable (the record still reads), and a worker's restart leaves the snapshots another
+// node is taking alone. One sandbox on each worker.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +13,7 @@ import { waitForSandboxStatus } from '../../helpers/sandboxes.js';
 
 const secret = randomBytes(32).toString('base64');
 const cluster = { PADDOCK_CLUSTER_SECRET: secret, PADDOCK_NODE_HEARTBEAT_MS: '500', PADDOCK_NODE_DEAD_AFTER_SECONDS: '5' };
+const worker1Env = { ...cluster, PADDOCK_ROLE: 'worker', PADDOCK_HOST_ID: 'worker-1', PADDOCK_NODE_MAX_SANDBOXES: '1' };
 const sandboxBody = { template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1 };
 
 describe('snapshots across an api node and two workers (runc)', () => {
@@ -27,7 +29,7 @@ describe('snapshots across an api node and two workers (runc)', () => {
   const archiveOf = (app: TestApp, id: string) => path.join(app.config.snapshots.dir, 'objects', `${id}.tar.gz`);
 
   beforeAll(async () => {
-    worker1 = await startApp('postgres', { ...cluster, PADDOCK_ROLE: 'worker', PADDOCK_HOST_ID: 'worker-1', PADDOCK_NODE_MAX_SANDBOXES: '1' }, { runtime: 'runc', networkProfile: 1 });
+    worker1 = await startApp('postgres', worker1Env, { runtime: 'runc', networkProfile: 1 });
     const shared = { ...cluster, DATABASE_URL: worker1.databaseUrl! };
     worker2 = await startApp('postgres', { ...shared, PADDOCK_ROLE: 'worker', PADDOCK_HOST_ID: 'worker-2', PADDOCK_NODE_MAX_SANDBOXES: '3' }, { runtime: 'runc', networkProfile: 2 });
     api = await startApp('postgres', { ...shared, PADDOCK_ROLE: 'api', PADDOCK_HOST_ID: 'api-1' });
@@ -116,5 +118,18 @@ describe('snapshots across an api node and two workers (runc)', () => {
     expect((await worker1.request('GET', `/v1/snapshots/${snapshotId}/download`, { token: key })).body.code).toBe('snapshot_unavailable');
     // The record is in the database: any node reads it.
     expect((await call('GET', `/v1/snapshots/${snapshotId}`)).body).toMatchObject({ id: snapshotId, status: 'completed' });
+  });
+
+  it("leaves another node's snapshot in progress alone when a worker restarts", async () => {
+    // An automatic pause snapshot worker 2 was copying when it went away: only worker 2's own restart may fail it.
+    const row = { ...(await worker1.storage.db.selectFrom('snapshots').selectAll().where('id', '=', snapshotId).executeTakeFirstOrThrow()) };
+    const inProgress = { ...row, id: `${snapshotId}x`, storage_key: `${snapshotId}x`, kind: 'pause' as const, status: 'creating' as const, size_bytes: 0, completed_at: null };
+    await worker1.storage.db.insertInto('snapshots').values(inProgress).execute();
+    const { dataDir, databaseUrl } = worker1;
+    await worker1.close({ keepData: true, keepSandboxes: true });
+    worker1 = await startApp('postgres', worker1Env, { runtime: 'runc', networkProfile: 1, reuse: { dataDir, databaseUrl } });
+    const after = await worker1.storage.db.selectFrom('snapshots').select(['status', 'error']).where('id', '=', inProgress.id).executeTakeFirstOrThrow();
+    expect(after).toEqual({ status: 'creating', error: null });
+    expect((await worker1.request('GET', `/v1/sandboxes/${onWorker1}`, { token: key })).body.status).toBe('running');
   });
 });
