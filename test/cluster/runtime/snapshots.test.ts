@@ -1,4 +1,4 @@
-// Snapshots in a cluster: an api node and two workers on one PostgreSQL database. A snapshot's archive
+// Snapshots in a cluster: an api node and two workers (the first of role `all`) on one PostgreSQL database. A snapshot's archive
 // is on the disk of the worker that took it; through the api node its record, download link, download,
 // restore and delete reach that worker, a restore into a sandbox on the other worker is refused 409
 // snapshot_on_other_node, and once the holder has stopped what needs the archive answers 503
@@ -12,8 +12,15 @@ import { startApp, type TestApp } from '../../helpers/app.js';
 import { waitForSandboxStatus } from '../../helpers/sandboxes.js';
 
 const secret = randomBytes(32).toString('base64');
-const cluster = { PADDOCK_CLUSTER_SECRET: secret, PADDOCK_NODE_HEARTBEAT_MS: '500', PADDOCK_NODE_DEAD_AFTER_SECONDS: '5' };
-const worker1Env = { ...cluster, PADDOCK_ROLE: 'worker', PADDOCK_HOST_ID: 'worker-1', PADDOCK_NODE_MAX_SANDBOXES: '1' };
+// Nodes share the secrets key (docs/scale-out.md): idempotency fingerprints and download links are keyed by it.
+const cluster = {
+  PADDOCK_CLUSTER_SECRET: secret,
+  PADDOCK_SECRETS_KEY: randomBytes(32).toString('hex'),
+  PADDOCK_NODE_HEARTBEAT_MS: '500',
+  PADDOCK_NODE_DEAD_AFTER_SECONDS: '5',
+};
+/** Role `all`: its own creates are placed too, and its own turn is served in process. */
+const worker1Env = { ...cluster, PADDOCK_ROLE: 'all', PADDOCK_HOST_ID: 'worker-1', PADDOCK_NODE_MAX_SANDBOXES: '1' };
 const sandboxBody = { template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1 };
 
 describe('snapshots across an api node and two workers (runc)', () => {
@@ -34,9 +41,13 @@ describe('snapshots across an api node and two workers (runc)', () => {
     worker2 = await startApp('postgres', { ...shared, PADDOCK_ROLE: 'worker', PADDOCK_HOST_ID: 'worker-2', PADDOCK_NODE_MAX_SANDBOXES: '3' }, { runtime: 'runc', networkProfile: 2 });
     api = await startApp('postgres', { ...shared, PADDOCK_ROLE: 'api', PADDOCK_HOST_ID: 'api-1' });
     key = (await api.signupOnPlan('pro')).key;
-    // Straight to worker 1 (a worker serves its own creates), which is then full: the api node places the next on worker 2.
-    const first = await worker1.request('POST', '/v1/sandboxes', { token: key, body: sandboxBody });
+    // Straight to worker 1, an `all` node that puts itself first and serves the create itself; it is then full,
+    // and the api node places the next on worker 2. The retry with the same key gets the first answer back,
+    // wherever it is placed.
+    const first = await worker1.request('POST', '/v1/sandboxes', { token: key, body: sandboxBody, headers: { 'idempotency-key': 'first' } });
     expect(first.status, first.text).toBe(201);
+    const again = await worker1.request('POST', '/v1/sandboxes', { token: key, body: sandboxBody, headers: { 'idempotency-key': 'first' } });
+    expect(again.body.id, again.text).toBe(first.body.id);
     onWorker1 = first.body.id;
     const second = await call('POST', '/v1/sandboxes', sandboxBody);
     expect(second.status, second.text).toBe(201);
