@@ -56,7 +56,7 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
   const { cluster, nodes } = deps;
   const secret = cluster.secret;
   const retryAfterSeconds = Math.max(1, Math.ceil(cluster.heartbeatMs / 1000));
-  const routing = nodes && secret ? new ClusterRouting(cluster.role, nodes, deps.hostOf, deps.snapshotSandbox, retryAfterSeconds) : null;
+  const routing = nodes && secret ? new ClusterRouting(cluster.role, nodes, deps.hostOf, deps.snapshotSandbox) : null;
 
   const serveLocally = (request: IncomingMessage, response: ServerResponse) => {
     for (const listener of localRequest) listener.call(server, request, response);

@@ -1,23 +1,22 @@
 // Which node serves a request. Sandbox-bound requests (/v1/sandboxes/{id}/…, preview hosts) go to the
-// node holding the sandbox when another node holds it and is alive; requests for one snapshot go to the
-// node whose disk holds its archive (its sandbox's node), and those that need the archive are refused
-// 503 snapshot_unavailable while that node is not alive. On an `api` node (no runtime) every request that
+// node holding the sandbox when another node holds it and is alive, and requests for one snapshot to the
+// node whose disk holds its archive (its sandbox's node). On an `api` node (no runtime) every request that
 // needs a runtime goes to an alive worker, the sandbox's own first. Everything else, and whatever cannot
-// be placed elsewhere, is served here, where the local routes answer as they always do.
+// be placed elsewhere, is served here, where the local routes answer as they always do (after
+// authentication: a snapshot whose node is away is the snapshot service's 503, not the front door's).
 import type { NodeRole } from '../config.js';
 import type { NodeDirectory, NodeView } from '../nodes/contract.js';
 import type { PreviewTarget } from '../preview/host.js';
 import type { ClusterRefusal } from './answers.js';
 
-/** What a request needs: one sandbox, one snapshot (its archive or only its record), a new sandbox, or just some runtime (lists, templates). */
-export type SandboxBound = { kind: 'sandbox'; sandboxId: string } | { kind: 'snapshot'; snapshotId: string; archive: boolean } | { kind: 'create' } | { kind: 'runtime' };
+/** What a request needs: one sandbox, one snapshot, a new sandbox, or just some runtime (lists, templates). */
+export type SandboxBound = { kind: 'sandbox'; sandboxId: string } | { kind: 'snapshot'; snapshotId: string } | { kind: 'create' } | { kind: 'runtime' };
 
 export type Route = { kind: 'local' } | { kind: 'forward'; node: NodeView } | { kind: 'place' } | { kind: 'refuse'; refusal: ClusterRefusal };
 
 const SANDBOX_PATH = /^\/v1\/sandboxes\/([^/?#]+)(?:[/?#]|$)/;
 const SANDBOX_COLLECTION = /^\/v1\/sandboxes\/?(?:[?#]|$)/;
-const SNAPSHOT_PATH = /^\/v1\/snapshots\/([^/?#]+)(\/[^?#]*)?(?:[?#]|$)/;
-const SNAPSHOT_DOWNLOAD_PATH = /^\/v1\/snapshot-downloads\/([^/?#]+)(?:[/?#]|$)/;
+const SNAPSHOT_PATH = /^\/v1\/(?:snapshots|snapshot-downloads)\/([^/?#]+)(?:[/?#]|$)/;
 const RUNTIME_PATHS = /^\/v1\/(?:snapshots|snapshot-downloads|templates)(?:[/?#]|$)/;
 /** How long a node's liveness is trusted between look-ups (the dead time is seconds). */
 const NODE_CACHE_MS = 1000;
@@ -28,10 +27,7 @@ export function sandboxBound(method: string, url: string, preview: PreviewTarget
   if (one) return { kind: 'sandbox', sandboxId: decoded(one[1]) };
   if (SANDBOX_COLLECTION.test(url)) return method === 'POST' ? { kind: 'create' } : { kind: 'runtime' };
   const snapshot = SNAPSHOT_PATH.exec(url);
-  // Only GET of the record itself does without the archive (its row is in the database).
-  if (snapshot) return { kind: 'snapshot', snapshotId: decoded(snapshot[1]), archive: !(method === 'GET' && !snapshot[2]) };
-  const download = SNAPSHOT_DOWNLOAD_PATH.exec(url);
-  if (download) return { kind: 'snapshot', snapshotId: decoded(download[1]), archive: true };
+  if (snapshot) return { kind: 'snapshot', snapshotId: decoded(snapshot[1]) };
   return RUNTIME_PATHS.test(url) ? { kind: 'runtime' } : null;
 }
 
@@ -56,8 +52,6 @@ export class ClusterRouting {
     private readonly hostOf: (sandboxId: string) => Promise<string | null>,
     /** The sandbox a snapshot was taken of (null: no such snapshot): its archive is on that sandbox's node. */
     private readonly snapshotSandbox: (snapshotId: string) => Promise<string | null>,
-    /** Retry-After of a 503 snapshot_unavailable. */
-    private readonly retryAfterSeconds: number,
   ) {}
 
   async route(bound: SandboxBound): Promise<Route> {
@@ -73,23 +67,11 @@ export class ClusterRouting {
       if (hostId === this.nodes.selfId && this.role !== 'api') return { kind: 'local' };
       const owner = hostId ? await this.node(hostId) : null;
       if (owner?.alive && owner.id !== this.nodes.selfId && owner.role !== 'api') return { kind: 'forward', node: owner };
-      if (bound.kind === 'snapshot' && bound.archive && hostId) return { kind: 'refuse', refusal: this.archiveAway(bound.snapshotId, hostId, owner) };
     }
     if (this.role !== 'api') return { kind: 'local' };
     const workers = (await this.nodes.workers()).filter((node) => node.alive && node.id !== this.nodes.selfId);
     if (!workers.length) return { kind: 'refuse', refusal: noWorker };
     return { kind: 'forward', node: workers[Math.floor(Math.random() * workers.length)] };
-  }
-
-  /** Served anywhere else, the archive would be missing (404) or the wrong node's: honest 503 instead. */
-  private archiveAway(snapshotId: string, hostId: string, holder: NodeView | null): ClusterRefusal {
-    const why = !holder ? 'is not registered' : holder.state === 'lost' ? 'was declared lost' : holder.state === 'stopped' ? 'is stopped' : 'is not alive';
-    return {
-      status: 503,
-      code: 'snapshot_unavailable',
-      message: `snapshot ${snapshotId} is stored on node ${hostId}, which ${why}: it can be downloaded, restored or deleted once that node is back; retry in ${this.retryAfterSeconds} s`,
-      headers: { 'Retry-After': String(this.retryAfterSeconds) },
-    };
   }
 
   private async node(id: string): Promise<NodeView | null> {

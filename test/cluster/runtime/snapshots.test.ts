@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { waitForSandboxStatus } from '../../helpers/sandboxes.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const secret = randomBytes(32).toString('base64');
 // Nodes share the secrets key (docs/scale-out.md): idempotency fingerprints and download links are keyed by it.
@@ -113,7 +114,17 @@ describe('snapshots across an api node and two workers (runc)', () => {
     const link = (await call('GET', `/v1/snapshots/${snapshotId}/download`)).body.url as string;
     await worker2.close();
     worker2Closed = true;
-    const restore = await call('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: onWorker1 });
+    // For up to a second the api node still trusts its cached view of worker 2: 502 node_unreachable, retried.
+    const restore = await waitFor(
+      'the api node to see worker 2 stopped',
+      async () => {
+        const reply = await call('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: onWorker1 });
+        if (reply.body.code === 'node_unreachable') throw new Error(reply.text);
+        return reply;
+      },
+      5_000,
+      100,
+    );
     expect(restore.status, restore.text).toBe(503);
     expect(restore.body.code).toBe('snapshot_unavailable');
     expect(restore.body.error).toContain('worker-2');
@@ -127,6 +138,8 @@ describe('snapshots across an api node and two workers (runc)', () => {
     expect((await fetch(link)).status).toBe(503);
     // Straight to the other worker too: it does not answer 404 for an archive it never had.
     expect((await worker1.request('GET', `/v1/snapshots/${snapshotId}/download`, { token: key })).body.code).toBe('snapshot_unavailable');
+    // Only to its account: without a key the answer is 401, as for any snapshot.
+    expect((await fetch(`${api.url}/v1/snapshots/${snapshotId}/download`)).status).toBe(401);
     // The record is in the database: any node reads it.
     expect((await call('GET', `/v1/snapshots/${snapshotId}`)).body).toMatchObject({ id: snapshotId, status: 'completed' });
   });
