@@ -32,6 +32,7 @@ import { processRoutes } from './processes/routes.js';
 import { ProcessService } from './processes/service.js';
 import { registerBudgets } from './budgets/plugin.js';
 import { registerSnapshots } from './snapshots/plugin.js';
+import { SnapshotDirectory } from './snapshots/directory.js';
 import { execRecording } from './sessions/exec-recording.js';
 import { terminalRoutes } from './terminal/routes.js';
 import { SandboxDirectory } from './sandboxes/directory.js';
@@ -298,8 +299,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     bridgeAddress: () => runtime?.hostAddress?.() ?? null,
     computeCostOf: (ids) => meter.computeCostUsd(ids),
     extraExecutors: {
-      // An eval runs its scenarios in sandboxes of this node: without a runtime, a worker takes the stage.
-      ...(sandboxes ? { eval: createEvalStage({ evals }) } : {}),
+      ...(sandboxes ? { eval: createEvalStage({ evals }) } : {}), // its scenarios run in this node's sandboxes
       a2a: createA2aStage({
         policy: { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks },
         secretValue: async (accountId, name) => (await secrets.values(accountId, [name], 'config.auth_secret'))[name],
@@ -336,7 +336,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
 
   const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, sandboxes, operators: billing.operators });
   // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
-  registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
+  registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, snapshots: new SnapshotDirectory(storage.db), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
   let closing = false;
   app.addHook('preClose', async () => {

@@ -15,7 +15,7 @@ import { refuseRequest, refuseUpgrade, unreachable, type ClusterRefusal } from '
 import { forwardRequest, forwardUpgrade, type Hop } from './forward.js';
 import { NodeLinks } from './node-links.js';
 import { signNodeRequest, stripNodeHeaders, verifyNodeRequest } from './node-auth.js';
-import { placeCreate } from './placement.js';
+import { placeCreate, type PlacementDeps } from './placement.js';
 import { ClusterRouting, sandboxBound, type Route } from './routing.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -26,6 +26,10 @@ export interface ClusterFrontDoorDeps {
   /** The registry; null when the node keeps no registry (nothing is forwarded). */
   nodes: NodeDirectory | null;
   hostOf: (sandboxId: string) => Promise<string | null>;
+  /** The sandbox a snapshot was taken of (its archive is on that sandbox's node). */
+  snapshotSandbox: (snapshotId: string) => Promise<string | null>;
+  /** Serves a create on this node, its body already read (placement's turn for this node). */
+  serveHere: PlacementDeps['serveHere'];
   previewHosts: PreviewHosts;
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
@@ -54,9 +58,10 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
   server.removeAllListeners('request');
   server.removeAllListeners('upgrade');
   const { cluster, nodes } = deps;
-  const routing = nodes && cluster.secret ? new ClusterRouting(cluster.role, nodes, deps.hostOf) : null;
   const secret = cluster.secret;
   const links = new NodeLinks();
+  const retryAfterSeconds = Math.max(1, Math.ceil(cluster.heartbeatMs / 1000));
+  const routing = nodes && secret ? new ClusterRouting(cluster.role, nodes, deps.hostOf, deps.snapshotSandbox) : null;
 
   const serveLocally = (request: IncomingMessage, response: ServerResponse) => {
     for (const listener of localRequest) listener.call(server, request, response);
@@ -95,8 +100,9 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
           nodes: nodes!,
           hopTo: (req, node) => hopTo(req, node, true),
           preferSelf: cluster.role === 'all',
+          serveHere: deps.serveHere,
           bodyLimitBytes: deps.bodyLimitBytes,
-          retryAfterSeconds: Math.max(1, Math.ceil(cluster.heartbeatMs / 1000)),
+          retryAfterSeconds,
         }).catch((error: unknown) => {
           deps.log.error({ err: error }, 'placement failed');
           refuseRequest(request, response, unreachable('placement failed'));

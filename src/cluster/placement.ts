@@ -1,8 +1,8 @@
 // Placing a create on a worker: among the candidates the registry names (alive, active, with room, the
 // runtime and template wanted), the better of two picked at random by free capacity, this node first on
-// an `all` node with room. The create is forwarded signed as placed; a worker whose admission finds it
-// full answers 503 node_full and the next candidate is tried; none left is 503 cluster_full with
-// Retry-After, never a wait.
+// an `all` node with room. The create is forwarded signed as placed (this node's own turn is served
+// here, without a hop over HTTP); a worker whose admission finds it full answers 503 node_full and the
+// next candidate is tried; none left is 503 cluster_full with Retry-After, never a wait.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeDirectory, NodeView } from '../nodes/contract.js';
 import { refuseRequest, unreachable } from './answers.js';
@@ -29,12 +29,21 @@ export function placementOrder(candidates: readonly NodeView[], first: string | 
   return order;
 }
 
+/** An answer this node gave itself, whole (a create's answer is a small JSON body). */
+export interface LocalAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
 export interface PlacementDeps {
   nodes: NodeDirectory;
   /** The hop to a node, signed as placed. */
   hopTo: (request: IncomingMessage, node: NodeView) => Hop;
   /** This node is a candidate itself (role `all`). */
   preferSelf: boolean;
+  /** Serves the create on this node (its turn in the order): the local routes, with the body already read. */
+  serveHere: (request: IncomingMessage, body: Buffer) => Promise<LocalAnswer>;
   bodyLimitBytes: number;
   retryAfterSeconds: number;
 }
@@ -52,7 +61,7 @@ export async function placeCreate(request: IncomingMessage, response: ServerResp
   // No node has built the template: one with room answers why (400 naming the template), not a 503.
   if (!candidates.length && wanted.template !== null) candidates = await deps.nodes.candidates({ runtime: wanted.runtime, template: null });
   for (const node of placementOrder(candidates, deps.preferSelf ? deps.nodes.selfId : null)) {
-    const outcome = await attempt(request, response, deps.hopTo(request, node), body);
+    const outcome = node.id === deps.nodes.selfId ? await attemptHere(request, response, deps, body) : await attempt(request, response, deps.hopTo(request, node), body);
     if (outcome === 'answered') return;
   }
   refuseRequest(request, response, {
@@ -61,6 +70,14 @@ export async function placeCreate(request: IncomingMessage, response: ServerResp
     message: `no worker has room for another sandbox${wanted.template ? ` of ${wanted.template}` : ''}: retry in ${deps.retryAfterSeconds} s, or destroy a sandbox`,
     headers: { 'Retry-After': String(deps.retryAfterSeconds) },
   });
+}
+
+async function attemptHere(request: IncomingMessage, response: ServerResponse, deps: PlacementDeps, body: Buffer): Promise<Attempt> {
+  const answer = await deps.serveHere(request, body);
+  if (answer.status === 503 && codeOf(answer.body) === 'node_full') return 'full';
+  if (response.headersSent) response.destroy();
+  else response.writeHead(answer.status, answer.headers).end(answer.body);
+  return 'answered';
 }
 
 function attempt(request: IncomingMessage, response: ServerResponse, hop: Hop, body: Buffer): Promise<Attempt> {

@@ -1,19 +1,22 @@
 // Which node serves a request. Sandbox-bound requests (/v1/sandboxes/{id}/…, preview hosts) go to the
-// node holding the sandbox when another node holds it and is alive; on an `api` node (no runtime) every
-// request that needs a runtime goes to an alive worker, the sandbox's own first. Everything else, and
-// whatever cannot be placed elsewhere, is served here, where the local routes answer as they always do.
+// node holding the sandbox when another node holds it and is alive, and requests for one snapshot to the
+// node whose disk holds its archive (its sandbox's node). On an `api` node (no runtime) every request that
+// needs a runtime goes to an alive worker, the sandbox's own first. Everything else, and whatever cannot
+// be placed elsewhere, is served here, where the local routes answer as they always do (after
+// authentication: a snapshot whose node is away is the snapshot service's 503, not the front door's).
 import type { NodeRole } from '../config.js';
 import type { NodeDirectory, NodeView } from '../nodes/contract.js';
 import type { PreviewTarget } from '../preview/host.js';
 import type { ClusterRefusal } from './answers.js';
 
-/** What a request needs: one sandbox, a new one, or just some runtime (lists, snapshots, templates). */
-export type SandboxBound = { kind: 'sandbox'; sandboxId: string } | { kind: 'create' } | { kind: 'runtime' };
+/** What a request needs: one sandbox, one snapshot, a new sandbox, or just some runtime (lists, templates). */
+export type SandboxBound = { kind: 'sandbox'; sandboxId: string } | { kind: 'snapshot'; snapshotId: string } | { kind: 'create' } | { kind: 'runtime' };
 
 export type Route = { kind: 'local' } | { kind: 'forward'; node: NodeView } | { kind: 'place' } | { kind: 'refuse'; refusal: ClusterRefusal };
 
 const SANDBOX_PATH = /^\/v1\/sandboxes\/([^/?#]+)(?:[/?#]|$)/;
 const SANDBOX_COLLECTION = /^\/v1\/sandboxes\/?(?:[?#]|$)/;
+const SNAPSHOT_PATH = /^\/v1\/(?:snapshots|snapshot-downloads)\/([^/?#]+)(?:[/?#]|$)/;
 const RUNTIME_PATHS = /^\/v1\/(?:snapshots|snapshot-downloads|templates)(?:[/?#]|$)/;
 /** How long a node's liveness is trusted between look-ups (the dead time is seconds). */
 const NODE_CACHE_MS = 1000;
@@ -23,9 +26,20 @@ const HOSTS_REMEMBERED = 10_000;
 export function sandboxBound(method: string, url: string, preview: PreviewTarget | null): SandboxBound | null {
   if (preview) return { kind: 'sandbox', sandboxId: preview.sandboxId };
   const one = SANDBOX_PATH.exec(url);
-  if (one) return { kind: 'sandbox', sandboxId: decodeURIComponent(one[1]) };
+  if (one) return { kind: 'sandbox', sandboxId: decoded(one[1]) };
   if (SANDBOX_COLLECTION.test(url)) return method === 'POST' ? { kind: 'create' } : { kind: 'runtime' };
+  const snapshot = SNAPSHOT_PATH.exec(url);
+  if (snapshot) return { kind: 'snapshot', snapshotId: decoded(snapshot[1]) };
   return RUNTIME_PATHS.test(url) ? { kind: 'runtime' } : null;
+}
+
+/** A path segment as the routes will see it; one that does not decode names nothing (the local 404/400 says so). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 const noWorker: ClusterRefusal = { status: 502, code: 'node_unreachable', message: 'no worker node is alive to serve this: retry shortly' };
@@ -40,6 +54,8 @@ export class ClusterRouting {
     private readonly nodes: NodeDirectory,
     /** The node id holding the sandbox (null: no such sandbox, or it never had one). */
     private readonly lookUpHost: (sandboxId: string) => Promise<string | null>,
+    /** The sandbox a snapshot was taken of (null: no such snapshot): its archive is on that sandbox's node. */
+    private readonly snapshotSandbox: (snapshotId: string) => Promise<string | null>,
   ) {}
 
   async route(bound: SandboxBound): Promise<Route> {
@@ -49,8 +65,9 @@ export class ClusterRouting {
       const workers = await this.nodes.workers();
       return workers.some((node) => node.id !== this.nodes.selfId) ? { kind: 'place' } : { kind: 'local' };
     }
-    if (bound.kind === 'sandbox') {
-      const hostId = await this.hostOf(bound.sandboxId);
+    if (bound.kind === 'sandbox' || bound.kind === 'snapshot') {
+      const sandboxId = bound.kind === 'sandbox' ? bound.sandboxId : await this.snapshotSandbox(bound.snapshotId);
+      const hostId = sandboxId ? await this.hostOf(sandboxId) : null;
       if (hostId === this.nodes.selfId && this.role !== 'api') return { kind: 'local' };
       const owner = hostId ? await this.node(hostId) : null;
       if (owner?.alive && owner.id !== this.nodes.selfId && owner.role !== 'api') return { kind: 'forward', node: owner };

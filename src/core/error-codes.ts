@@ -44,6 +44,10 @@ export const ERROR_CODES = {
   process_limit: { status: 409, meaning: 'The sandbox already runs 64 background processes: wait for one to exit, or signal one.' },
   sandbox_not_paused: { status: 409, meaning: 'Only a paused sandbox can be resumed.' },
   snapshot_not_ready: { status: 409, meaning: 'The snapshot is still being taken, or failed.' },
+  snapshot_on_other_node: {
+    status: 409,
+    meaning: "Scale-out: the snapshot's archive is on another node than the sandbox to restore into; a snapshot restores only into a sandbox on the node that holds it.",
+  },
   too_many_terminals: { status: 409, meaning: 'The sandbox already has the most terminal sessions it may have.' },
   stream_already_open: {
     status: 409,
@@ -89,6 +93,11 @@ export const ERROR_CODES = {
   },
   node_unreachable: { status: 502, meaning: 'Scale-out: the node that holds the sandbox (or any worker) could not be reached, or broke the connection before it answered: retry.' },
   node_full: { status: 503, meaning: 'Scale-out: this worker runs as many sandboxes as it may (PADDOCK_NODE_MAX_SANDBOXES); the API node tries another one.' },
+  snapshot_unavailable: {
+    status: 503,
+    meaning:
+      "Scale-out: the node whose disk holds the snapshot's archive is not alive (stopped, or declared lost); its archive can be downloaded, restored or deleted once that node is back. `Retry-After` says when to try again.",
+  },
   cluster_full: { status: 503, meaning: 'Scale-out: no worker has room for the sandbox (or none runs its template); `Retry-After` says when to try again.' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 

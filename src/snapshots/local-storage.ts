@@ -39,6 +39,13 @@ export class LocalSnapshotStorage implements SnapshotStorage {
     await rm(this.file(key), { force: true });
   }
 
+  async exists(key: string): Promise<boolean> {
+    return access(this.file(key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
   private file(key: string): string {
     if (!KEY.test(key)) throw new Error(`invalid snapshot storage key ${key}`);
     return path.join(this.objectsDir, `${key}.tar.gz`);

@@ -27,6 +27,7 @@ export async function registerSnapshots(
     options.config.snapshots,
     derivedKey(options.secretsKey, 'paddock snapshot download url'),
     app.log,
+    { hostId: options.config.hostId, retryAfterSeconds: Math.max(1, Math.ceil(options.config.cluster.heartbeatMs / 1000)) },
   );
   await snapshots.reconcile();
   await app.register(snapshotRoutes(snapshots, options.config.publicUrl));

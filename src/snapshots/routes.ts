@@ -25,6 +25,11 @@ const restore = {
 const Err = ErrorResponse;
 const errors = { 400: Err, 401: Err, 403: Err, 404: Err, 409: Err, 429: Err };
 
+const unavailable = { 503: Err };
+/** Scale-out: where the archive is, and what happens when its node is away. */
+const HELD =
+  "In a cluster the archive stays on the disk of the node that took it (the sandbox's node), and any node passes this request on to that one; while that node is stopped or declared lost the answer is 503 `snapshot_unavailable` with `Retry-After` (the record itself, GET /v1/snapshots/{id}, still reads), until it is back.";
+
 const LIMITS = 'Limits: 20 snapshots per sandbox, 2 GB per snapshot (compressed), 10 GB per account (operators can change them); past one the answer is 403 naming it.';
 
 export function snapshotRoutes(service: SnapshotService, publicUrl: string | null): FastifyPluginAsyncTypebox {
@@ -58,7 +63,13 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
 
     app.get('/v1/snapshots/:id', {
       config: access,
-      schema: { tags: ['snapshots'], summary: 'Get a snapshot', params: SnapshotParams, response: { 200: Snapshot, ...errors } },
+      schema: {
+        tags: ['snapshots'],
+        summary: 'Get a snapshot',
+        description: 'The record only: in a cluster any node answers it, also while the node holding the archive is stopped or declared lost.',
+        params: SnapshotParams,
+        response: { 200: Snapshot, ...errors },
+      },
       handler: async (request) => snapshotView(await service.get(request.principal!.accountId, request.params.id)),
     });
 
@@ -67,9 +78,9 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       schema: {
         tags: ['snapshots'],
         summary: 'Delete a snapshot',
-        description: 'Removes the archive; download links stop working. 409 while an automatic snapshot is still being taken.',
+        description: `Removes the archive; download links stop working. 409 while an automatic snapshot is still being taken. ${HELD}`,
         params: SnapshotParams,
-        response: { 204: NoContent, ...errors },
+        response: { 204: NoContent, ...errors, ...unavailable },
       },
       handler: async (request, reply) => {
         await service.delete(request.principal!.accountId, request.params.id);
@@ -82,10 +93,9 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       schema: {
         tags: ['snapshots'],
         summary: 'Get a download link',
-        description:
-          'A pre-signed URL served by this server that needs no API key, valid for 15 minutes by default (PADDOCK_SNAPSHOT_URL_TTL_SECONDS). It streams the snapshot as a `.tar.gz`: the files the sandbox added or changed, with paths relative to the sandbox root (workspace files under `workspace/`), owners numeric; overlay whiteouts (character devices 0:0) mark files the sandbox deleted from its template. A tampered or expired link answers 403.',
+        description: `A pre-signed URL served by this server that needs no API key, valid for 15 minutes by default (PADDOCK_SNAPSHOT_URL_TTL_SECONDS). It streams the snapshot as a \`.tar.gz\`: the files the sandbox added or changed, with paths relative to the sandbox root (workspace files under \`workspace/\`), owners numeric; overlay whiteouts (character devices 0:0) mark files the sandbox deleted from its template. A tampered or expired link answers 403. ${HELD}`,
         params: SnapshotParams,
-        response: { 200: DownloadLink, ...errors },
+        response: { 200: DownloadLink, ...errors, ...unavailable },
       },
       handler: async (request) => service.downloadLink(request.principal!.accountId, request.params.id, baseUrl(request)),
     });
@@ -95,7 +105,7 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
       schema: {
         tags: ['snapshots'],
         summary: 'Download a snapshot (pre-signed link)',
-        description: 'Open: the signature in the link is the credential. `application/gzip`. 403 when the signature does not match or the link has expired; 404 when the snapshot was deleted.',
+        description: `Open: the signature in the link is the credential. \`application/gzip\`. 403 when the signature does not match or the link has expired; 404 when the snapshot was deleted. ${HELD}`,
         params: SnapshotParams,
         querystring: DownloadQuery,
       },
@@ -117,10 +127,11 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
         tags: ['snapshots'],
         summary: 'Restore a snapshot into a running sandbox',
         description:
-          "Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template.",
+          "Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template. In a cluster the sandbox must run on the node that holds the snapshot's archive (the node of the snapshot's own sandbox): another node's sandbox answers 409 `snapshot_on_other_node`. " +
+          HELD,
         params: SnapshotParams,
         body: RestoreSnapshotBody,
-        response: { 200: RestoreResult, ...errors },
+        response: { 200: RestoreResult, ...errors, ...unavailable },
       },
       handler: async (request) => service.restore(request.principal!.accountId, request.params.id, request.body.sandbox_id),
     });

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../core/db/schema.js';
-import { Conflict, Forbidden, Invalid, LimitExceeded, NotFound } from '../core/errors.js';
+import { Conflict, Forbidden, HttpError, Invalid, LimitExceeded, NotFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { nowIso } from '../core/time.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
@@ -35,6 +35,8 @@ export class SnapshotService implements PauseSnapshots {
     private readonly limits: SnapshotLimits,
     private readonly signingKey: Buffer,
     private readonly log: Logger,
+    /** This node: archives it stores are on its disk, and it restores only into its own sandboxes. */
+    private readonly node: { hostId: string; retryAfterSeconds: number },
   ) {}
 
   /** POST /v1/sandboxes/{id}/snapshots: answers once the archive is stored (status `completed`). */
@@ -98,6 +100,7 @@ export class SnapshotService implements PauseSnapshots {
   async delete(accountId: string, id: string): Promise<void> {
     const row = await this.get(accountId, id);
     if (row.status === 'creating') throw new Conflict('snapshot is still being taken; delete it once it is completed or failed', 'snapshot_not_ready');
+    if (row.status === 'completed') await this.requireArchiveHere(row);
     await store.deleteSnapshot(this.db, id);
     await this.storage.remove(row.storage_key);
   }
@@ -113,6 +116,7 @@ export class SnapshotService implements PauseSnapshots {
   async downloadLink(accountId: string, id: string, baseUrl: string): Promise<{ url: string; expires_at: string }> {
     const row = await this.get(accountId, id);
     requireCompleted(row);
+    await this.requireArchiveHere(row);
     const expires = Math.floor(Date.now() / 1000) + this.limits.downloadUrlTtlSeconds;
     const signature = downloadSignature(this.signingKey, id, expires);
     return {
@@ -128,6 +132,7 @@ export class SnapshotService implements PauseSnapshots {
     if (check !== 'valid') throw new Forbidden('this download link is not valid (its signature does not match)', 'download_link_invalid');
     const row = await store.findSnapshotById(this.db, id);
     if (!row || row.status !== 'completed') throw new NotFound('snapshot');
+    await this.requireArchiveHere(row);
     return { row, stream: await this.storage.read(row.storage_key) };
   }
 
@@ -135,12 +140,20 @@ export class SnapshotService implements PauseSnapshots {
   async restore(accountId: string, id: string, sandboxId: string) {
     const row = await this.get(accountId, id);
     requireCompleted(row);
+    await this.requireArchiveHere(row);
     const target = await this.sandboxes.get(accountId, sandboxId).catch((error) => {
       if (error instanceof NotFound) throw new NotFound('sandbox (body.sandbox_id)');
       throw error;
     });
     if (target.template !== row.template) {
       throw new Invalid('body.sandbox_id', `is a ${target.template} sandbox; this snapshot holds changes to a ${row.template} sandbox and restores only onto that template`);
+    }
+    // The runtime here cannot reach a sandbox of another node, and the archive is not on that node's disk.
+    if (target.host_id !== this.node.hostId) {
+      throw new Conflict(
+        `sandbox ${sandboxId} runs on node ${target.host_id ?? '(none)'}, and snapshot ${id} is stored on node ${this.node.hostId}: a snapshot restores only into a sandbox on the node that holds it`,
+        'snapshot_on_other_node',
+      );
     }
     const archive = await this.storage.localFile(row.storage_key);
     const started = performance.now();
@@ -154,9 +167,32 @@ export class SnapshotService implements PauseSnapshots {
     return { snapshot_id: id, sandbox_id: sandboxId, status: 'running', restored_at: nowIso(), duration_ms: Math.round(performance.now() - started) };
   }
 
-  /** After a restart: copies that were running never finished. */
+  /**
+   * Scale-out: a request for a snapshot reaches this node when the node holding the archive (its sandbox's)
+   * is not alive; then the archive is not here, and the answer is an honest 503 rather than a 404 or a
+   * failed restore. An archive found here is served whoever holds the row (a shared snapshot directory).
+   */
+  private async requireArchiveHere(row: store.SnapshotRow): Promise<void> {
+    if (await this.storage.exists(row.storage_key)) return;
+    const holder = (await this.sandboxes.get(row.account_id, row.sandbox_id).catch(() => null))?.host_id;
+    if (!holder || holder === this.node.hostId) return;
+    const retry = this.node.retryAfterSeconds;
+    throw new HttpError(
+      503,
+      `snapshot ${row.id} is stored on node ${holder}, which is not alive (stopped, or declared lost): it can be downloaded, restored or deleted once that node is back; retry in ${retry} s`,
+      'snapshot_unavailable',
+      {},
+      { 'retry-after': String(retry) },
+    );
+  }
+
+  /** After a restart: copies this node was running never finished (another node's may still be running). */
   async reconcile(): Promise<void> {
-    for (const row of await store.snapshotsInStatus(this.db, 'creating')) await this.fail(row, 'the server restarted while the snapshot was being taken');
+    for (const row of await store.snapshotsInStatus(this.db, 'creating')) {
+      const sandbox = await this.sandboxes.get(row.account_id, row.sandbox_id).catch(() => null);
+      if (sandbox && sandbox.host_id !== this.node.hostId) continue;
+      await this.fail(row, 'the server restarted while the snapshot was being taken');
+    }
     for (const name of await readdir(this.storage.stagingDir).catch(() => [] as string[])) await rm(path.join(this.storage.stagingDir, name), { force: true });
   }
 

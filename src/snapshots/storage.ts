@@ -12,6 +12,8 @@ export interface SnapshotStorage {
   localFile(key: string): Promise<{ file: string; release(): Promise<void> }>;
   /** Idempotent. */
   remove(key: string): Promise<void>;
+  /** Whether the archive is here to read. */
+  exists(key: string): Promise<boolean>;
   /** A local directory on the same filesystem as the store, where archives are written before `put`. */
   readonly stagingDir: string;
 }
