@@ -329,7 +329,6 @@ function clusterConfig(env: Source, flags: Source, databaseUrl: string | null): 
   };
 }
 
-/** The spec's plans: free, pro 29 USD (10 concurrent, 100 h), team 99 USD (50, 500 h), enterprise custom and unlimited. */
 const NETWORK_NAME_VARIABLES: Record<NetworkNameOption, string> = {
   bridgeName: 'PADDOCK_NETWORK_BRIDGE',
   subnet: 'PADDOCK_NETWORK_SUBNET',
@@ -350,6 +349,7 @@ function sandboxNetworkNames(env: Source): Partial<Record<NetworkNameOption, str
   return names;
 }
 
+/** The spec's plans: free, pro 29 USD (10 concurrent, 100 h), team 99 USD (50, 500 h), enterprise custom and unlimited. */
 export const DEFAULT_PLAN_SETTINGS: Record<Plan, PlanSettings> = {
   free: { priceUsdPerMonth: 0, concurrentSandboxes: 2, computeHoursPerMonth: 10 },
   pro: { priceUsdPerMonth: 29, concurrentSandboxes: 10, computeHoursPerMonth: 100 },
