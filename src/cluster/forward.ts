@@ -33,12 +33,15 @@ function holdLink(hop: Hop, cut: () => void): () => void {
   return hop.links && hop.nodeId ? hop.links.hold(hop.nodeId, cut) : () => {};
 }
 
-function droppedHeaders(headers: IncomingHttpHeaders): Set<string> {
+const ALWAYS_DROPPED: ReadonlySet<string> = new Set([...HOP_BY_HOP, ...NODE_HEADERS]);
+
+/** Per request, only when the Connection header names more headers than those (it usually does not). */
+function droppedHeaders(headers: IncomingHttpHeaders): ReadonlySet<string> {
   const named = String(headers.connection ?? '')
     .split(',')
     .map((token) => token.trim().toLowerCase())
-    .filter(Boolean);
-  return new Set([...HOP_BY_HOP, ...named, ...NODE_HEADERS]);
+    .filter((token) => token && !ALWAYS_DROPPED.has(token));
+  return named.length ? new Set([...ALWAYS_DROPPED, ...named]) : ALWAYS_DROPPED;
 }
 
 function outgoingHeaders(request: IncomingMessage, hop: Hop, upgrade: boolean): OutgoingHttpHeaders {

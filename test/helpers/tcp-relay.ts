@@ -8,8 +8,6 @@ export interface TcpRelay {
   /** Bytes stop flowing both ways on every connection, and new connections are accepted but not joined. */
   cut(): void;
   heal(): void;
-  /** Ends the partition the way a restarted peer or a rebooted switch does: every held connection is reset, new ones pass. */
-  healByReset(): void;
   close(): Promise<void>;
 }
 
@@ -58,11 +56,6 @@ export async function startTcpRelay(target: { host: string; port: number }, list
         join(client);
         client.resume();
       }
-    },
-    healByReset() {
-      open = true;
-      for (const [client, server] of pairs) (client.destroy(), server.destroy());
-      for (const client of waiting) client.destroy();
     },
     async close() {
       for (const [client, server] of pairs) (client.destroy(), server.destroy());
