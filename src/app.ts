@@ -36,6 +36,7 @@ import { SnapshotDirectory } from './snapshots/directory.js';
 import { execRecording } from './sessions/exec-recording.js';
 import { terminalRoutes } from './terminal/routes.js';
 import { SandboxDirectory } from './sandboxes/directory.js';
+import { lostNodeSandboxes } from './sandboxes/lost-node.js';
 import { PriceTable } from './sessions/pricing.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
@@ -261,7 +262,6 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     await registerPauses(app, service, snapshots, runtime.name);
     await app.register(processRoutes(new ProcessService(service)));
   }
-  const pauseSnapshots = snapshots;
   const quotaSweeper = registerQuota(app, {
     db: storage.db,
     usage,
@@ -269,7 +269,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     plans,
     planOf: async (accountId) => (await accounts.getAccount(accountId)).plan,
     alerts,
-    pauser: sandboxes ? { pauseAllRunning: (accountId) => sandboxes!.pauseAllRunning(accountId, pauseSnapshots) } : null,
+    pauser: sandboxes ? { pauseAllRunning: (accountId) => sandboxes!.pauseAllRunning(accountId, snapshots) } : null,
     intervalMs: config.billing.quotaCheckIntervalMs,
     log: app.log,
   });
@@ -321,11 +321,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     limiters,
   });
 
-  metrics.readFrom({
-    sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null,
-    pipelines: pipelines.counts,
-    outbox,
-  });
+  metrics.readFrom({ sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null, pipelines: pipelines.counts, outbox });
 
   // What narrower scopes may not reach inside: sandboxes marked confidential, their snapshots and sessions.
   const directory = new SandboxDirectory(storage.db);
@@ -334,7 +330,8 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
-  const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, sandboxes, operators: billing.operators });
+  const lost = sandboxes ?? lostNodeSandboxes({ db: storage.db, alerts, spend, outbox, publisher: webhooks.publisher, consumers: [metrics.lifecycle], log: app.log });
+  const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, reconcile: sandboxes, lost, operators: billing.operators });
   // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
   registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, snapshots: new SnapshotDirectory(storage.db), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).

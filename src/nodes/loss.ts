@@ -1,4 +1,4 @@
-// The loss sweeper, on every node that runs sandboxes: another node (never this one) whose heartbeat is
+// The loss sweeper, on every node (with a runtime or not): another node (never this one) whose heartbeat is
 // older than the dead time is declared lost in one conditional update (the epoch it read: one winner
 // among sweepers), then its live sandboxes go `error` with reason `node_lost`.
 import type { Kysely } from 'kysely';

@@ -15,16 +15,17 @@ export interface NodesDeps {
   /** The runtime's name (`runc`, `gvisor`); null on a server without a runtime. */
   runtimeName: string | null;
   live: LiveSandboxes;
-  /** The sandbox service's reconcile and its node_lost declaration; null without a runtime. */
-  sandboxes: (SandboxReconcile & LostSandboxes) | null;
+  /** The sandbox service's restart reconcile; null without a runtime. */
+  reconcile: SandboxReconcile | null;
+  /** Moves a lost node's sandboxes to error: every node sweeps, with or without a runtime. */
+  lost: LostSandboxes;
   operators: OperatorCheck;
 }
 
 export interface NodesFeature {
   service: NodeService;
   heartbeat: NodeHeartbeat;
-  /** Null on a server without a runtime: only nodes that run sandboxes declare others lost (they hold the sandbox lifecycle). */
-  sweeper: LossSweeper | null;
+  sweeper: LossSweeper;
   /** Resolves once this node tried its first registration (the server listens); servers and tests await it after listen(). */
   registered(): Promise<void>;
 }
@@ -39,27 +40,25 @@ export async function registerNodes(app: FastifyInstance, deps: NodesDeps): Prom
     cluster: config.cluster,
     runtimeName: deps.runtimeName,
     live: deps.live,
-    reconcile: deps.sandboxes,
+    reconcile: deps.reconcile,
     log: app.log,
   });
   await app.register(nodeRoutes(service));
   app.addHook('onListen', async () => {
     void heartbeat.start(app.server.address());
   });
-  const sweeper = deps.sandboxes
-    ? new LossSweeper({
-        db: storage.db,
-        selfId: config.hostId,
-        deadAfterSeconds: config.cluster.deadAfterSeconds,
-        intervalMs: config.cluster.heartbeatMs,
-        sandboxes: deps.sandboxes,
-        healthyForMs: (now) => heartbeat.healthyForMs(now),
-        log: app.log,
-      })
-    : null;
-  if (sweeper) app.addHook('onReady', async () => sweeper.start());
+  const sweeper = new LossSweeper({
+    db: storage.db,
+    selfId: config.hostId,
+    deadAfterSeconds: config.cluster.deadAfterSeconds,
+    intervalMs: config.cluster.heartbeatMs,
+    sandboxes: deps.lost,
+    healthyForMs: (now) => heartbeat.healthyForMs(now),
+    log: app.log,
+  });
+  app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => {
-    await sweeper?.stop();
+    await sweeper.stop();
     await heartbeat.stop();
   });
   return { service, heartbeat, sweeper, registered: () => heartbeat.registered() };

@@ -45,16 +45,3 @@ export async function reconcileSandboxes(ctx: SandboxContext): Promise<void> {
   await ctx.lifecycle.keepMetering(known.filter((r) => r.status === 'running' && result.alive.includes(r.id)));
   ctx.log.info({ alive: result.alive.length, dead: result.dead.length, cleaned: result.cleaned.length }, 'sandboxes reconciled');
 }
-
-/** Another node was declared lost (scale-out): its live sandboxes go `error` with reason `node_lost`. They are
- * never resurrected: when the node comes back, its reconcile removes their containers. */
-export async function failLostNode(ctx: SandboxContext, hostId: string): Promise<number> {
-  let failed = 0;
-  for (const row of await store.sandboxesInStatus(ctx.db, hostId, store.LIVE_STATUSES)) {
-    const error = `node_lost: the node running it (${hostId}) stopped sending heartbeats and was declared lost`;
-    const committed = await ctx.lifecycle.transitionIfAllowed(row.id, { type: 'sandbox.error', onlyFrom: store.LIVE_STATUSES, changes: { error }, data: { reason: 'node_lost', node: hostId } });
-    if (committed) failed++;
-  }
-  if (failed) ctx.log.warn({ node: hostId, sandboxes: failed }, 'sandboxes of a lost node moved to error (node_lost)');
-  return failed;
-}

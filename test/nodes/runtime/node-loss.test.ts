@@ -1,7 +1,8 @@
 // A node lost for real: a server process running a sandbox is killed with SIGKILL; another server on the
 // same PostgreSQL declares it lost once its heartbeat is older than the dead time (the sandbox goes
 // `error`, reason node_lost, with a sandbox_error alert); restarted, the killed server registers with a
-// newer epoch, its reconcile removes the sandbox's container, and the sandbox stays `error`.
+// newer epoch, its reconcile removes the sandbox's container, and the sandbox stays `error`. An api node
+// (no runtime) that is the only other node declares a killed worker lost the same way.
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,8 +16,8 @@ const FAST = { PADDOCK_NODE_HEARTBEAT_MS: '200', PADDOCK_NODE_DEAD_AFTER_SECONDS
 const VICTIM = 'victim-node:/data';
 const VICTIM_PROFILE = 1;
 
-function startVictim(dataDir: string, databaseUrl: string): Promise<ServerChild> {
-  const env = { ...FAST, PADDOCK_HOST_ID: VICTIM, PADDOCK_LOG_LEVEL: 'warn' };
+function startVictim(dataDir: string, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<ServerChild> {
+  const env = { ...FAST, PADDOCK_HOST_ID: VICTIM, PADDOCK_LOG_LEVEL: 'warn', ...extraEnv };
   return startServerChild('test/helpers/node-server-process.ts', [dataDir, databaseUrl, String(VICTIM_PROFILE), JSON.stringify(env)], 'the victim');
 }
 
@@ -99,5 +100,60 @@ describe('a node that stops heartbeating (PostgreSQL, runc)', () => {
     expect(() => execFileSync('runc', ['--root', path.join(victimData, 'runtime', 'runc'), 'state', id], { stdio: 'ignore' })).toThrow();
     await stopProcess(victim.child, 'SIGTERM');
     expect(await nodes.get(VICTIM)).toMatchObject({ state: 'stopped', alive: false });
+  });
+});
+
+describe('a worker that stops heartbeating, with only an api node left (PostgreSQL, runc)', () => {
+  const cluster = { ...FAST, PADDOCK_CLUSTER_SECRET: 'an api node and its worker share this secret' };
+  let apiNode: TestApp;
+  let worker: ServerChild | null = null;
+  let workerData: string;
+
+  beforeAll(async () => {
+    apiNode = await startApp('postgres', { ...cluster, PADDOCK_ROLE: 'api', PADDOCK_HOST_ID: 'api-only-node' });
+    workerData = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-node-loss-api-'));
+    fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(workerData, 'templates'));
+  });
+  afterAll(async () => {
+    if (worker) await stopProcess(worker.child, 'SIGKILL');
+    await removeDataDir(workerData, { runtime: 'runc', networkProfile: VICTIM_PROFILE });
+    await apiNode?.close();
+  });
+
+  it('is declared lost by the api node: its sandbox goes error (node_lost) with the sandbox_error alert', async () => {
+    const { key } = await apiNode.signup();
+    worker = await startVictim(workerData, apiNode.databaseUrl!, { ...cluster, PADDOCK_ROLE: 'worker' });
+    // Placed by the api node on its only worker.
+    const created = await apiNode.request('POST', '/v1/sandboxes', { token: key, body: { template: 'python-311', network_mode: 'none', cpus: 1, memory_mb: 256, disk_gb: 1 } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await waitFor('the sandbox to run', async () => (await apiNode.request('GET', `/v1/sandboxes/${id}`, { token: key })).body.status === 'running', 60_000, 200);
+    const nodes = apiNode.services.nodes.service;
+    const before = await waitFor('the worker to report its sandbox', async () => {
+      const node = await nodes.get(VICTIM);
+      return node?.sandboxes === 1 && node;
+    });
+
+    await stopProcess(worker.child, 'SIGKILL');
+    worker = null;
+    const lost = await waitFor(
+      'the api node to declare the worker lost',
+      async () => {
+        const node = await nodes.get(VICTIM);
+        return node?.state === 'lost' && node;
+      },
+      15_000,
+      100,
+    );
+    expect(lost).toMatchObject({ alive: false, epoch: before.epoch + 1 });
+    // No worker is left to serve the sandbox's routes; its row and the account's alerts say what happened.
+    const row = await waitFor('the sandbox to be error', async () => {
+      const found = await apiNode.storage.db.selectFrom('sandboxes').select(['status', 'error']).where('id', '=', id).executeTakeFirstOrThrow();
+      return found.status === 'error' && found;
+    });
+    expect(row.error).toMatch(/^node_lost: /);
+    const alerts = await apiNode.request('GET', '/v1/alerts', { token: key });
+    expect(alerts.body.filter((alert: any) => alert.type === 'sandbox_error')).toEqual([expect.objectContaining({ message: expect.stringContaining('node_lost') })]);
+    expect((await apiNode.request('GET', `/v1/sandboxes/${id}`, { token: key })).body.code).toBe('node_unreachable');
   });
 });
