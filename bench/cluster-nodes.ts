@@ -1,5 +1,6 @@
 // Nodes of one cluster in this process for `npm run bench cluster`: workers (runc) and api nodes (no
 // runtime) on one PostgreSQL database and one cluster secret, each worker on a host network of its own.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,8 @@ export async function startNode(options: NodeOptions): Promise<BenchNode> {
     PADDOCK_WARM_POOL: '0',
     DATABASE_URL: options.databaseUrl,
     PADDOCK_CLUSTER_SECRET: options.secret,
+    // One key on every node, as a cluster needs (docs/scale-out.md): derived from the shared secret here.
+    PADDOCK_SECRETS_KEY: createHash('sha256').update(options.secret).digest('hex'),
     PADDOCK_ROLE: options.network ? 'worker' : 'api',
     PADDOCK_HOST_ID: options.hostId,
     ...options.env,

@@ -68,3 +68,23 @@ describe('PADDOCK_NETWORK_*', () => {
     expect(() => loadConfig({ [variable]: value })).toThrow(message);
   });
 });
+
+describe('cluster settings', () => {
+  const database = { DATABASE_URL: 'postgres://paddock@db/paddock' };
+  const clusterSecret = { PADDOCK_CLUSTER_SECRET: 'x'.repeat(32) };
+  const secretsKey = { PADDOCK_SECRETS_KEY: 'ab'.repeat(32) };
+
+  it('names what a node of a cluster is missing', () => {
+    expect(() => loadConfig({ PADDOCK_ROLE: 'worker' })).toThrow(/--role worker needs DATABASE_URL/);
+    expect(() => loadConfig({ ...database, PADDOCK_ROLE: 'api' })).toThrow(/--role api needs PADDOCK_CLUSTER_SECRET/);
+    expect(() => loadConfig({ ...database, PADDOCK_CLUSTER_SECRET: 'short' })).toThrow(/at least 32 bytes/);
+    // Each node would generate a secrets key of its own: secrets, snapshot links and idempotent replays would break across nodes.
+    expect(() => loadConfig({ ...database, ...clusterSecret, PADDOCK_ROLE: 'worker' })).toThrow(/needs PADDOCK_SECRETS_KEY, the same on every node/);
+    expect(() => loadConfig({ ...database, ...clusterSecret })).toThrow(ConfigError);
+  });
+
+  it('accepts a complete node and a lone server without any of it', () => {
+    expect(loadConfig({ ...database, ...clusterSecret, ...secretsKey, PADDOCK_ROLE: 'worker' }).cluster).toMatchObject({ role: 'worker', secret: Buffer.from(clusterSecret.PADDOCK_CLUSTER_SECRET) });
+    expect(loadConfig({}).cluster).toMatchObject({ role: 'all', secret: null });
+  });
+});

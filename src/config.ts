@@ -315,6 +315,8 @@ function clusterConfig(env: Source, flags: Source, databaseUrl: string | null): 
   if (rawSecret !== '' && Buffer.byteLength(rawSecret) < 32) throw new ConfigError('PADDOCK_CLUSTER_SECRET must be at least 32 bytes (openssl rand -base64 32)');
   if (role !== 'all' && !databaseUrl) throw new ConfigError(`--role ${role} needs DATABASE_URL: the nodes of a cluster share one PostgreSQL database`);
   if (role !== 'all' && rawSecret === '') throw new ConfigError(`--role ${role} needs PADDOCK_CLUSTER_SECRET (the same on every node) to authenticate node-to-node requests`);
+  // Each node would otherwise generate its own: secrets, snapshot links and idempotent replays would break across nodes.
+  if (rawSecret !== '' && !env.PADDOCK_SECRETS_KEY) throw new ConfigError('a cluster node (PADDOCK_CLUSTER_SECRET set) needs PADDOCK_SECRETS_KEY, the same on every node (openssl rand -base64 32)');
   const heartbeatMs = integer('PADDOCK_NODE_HEARTBEAT_MS', env.PADDOCK_NODE_HEARTBEAT_MS, 2000, 100, 60_000);
   const deadAfterSeconds = integer('PADDOCK_NODE_DEAD_AFTER_SECONDS', env.PADDOCK_NODE_DEAD_AFTER_SECONDS, 15, 1, 3600);
   if (deadAfterSeconds * 1000 < heartbeatMs * 3) throw new ConfigError('PADDOCK_NODE_DEAD_AFTER_SECONDS must be at least three heartbeats (PADDOCK_NODE_HEARTBEAT_MS)');

@@ -44,7 +44,7 @@ describe.each(BACKENDS)('node headers on a real server (%s)', (backend) => {
   let clustered: TestApp;
   let lone: TestApp;
   beforeAll(async () => {
-    clustered = await startApp(backend, { PADDOCK_CLUSTER_SECRET: secret.toString('base64'), PADDOCK_RATE_LIMIT_OPEN: '2' });
+    clustered = await startApp(backend, { PADDOCK_CLUSTER_SECRET: secret.toString('base64'), PADDOCK_SECRETS_KEY: randomBytes(32).toString('hex'), PADDOCK_RATE_LIMIT_OPEN: '2' });
     lone = await startApp(backend);
   });
   afterAll(async () => {

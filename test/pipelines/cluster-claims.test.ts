@@ -17,7 +17,7 @@ describe('stage claims by what a node can run', () => {
   let lone: TestApp;
 
   beforeAll(async () => {
-    const cluster = { PADDOCK_CLUSTER_SECRET: randomBytes(32).toString('base64'), PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' };
+    const cluster = { PADDOCK_CLUSTER_SECRET: randomBytes(32).toString('base64'), PADDOCK_SECRETS_KEY: randomBytes(32).toString('hex'), PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' };
     api = await startApp('postgres', { ...cluster, PADDOCK_ROLE: 'api', PADDOCK_HOST_ID: 'api-claims' });
     lone = await startApp('sqlite', { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' });
   });

@@ -13,7 +13,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { follow, textOf } from '../../processes/follow.js';
 
 const secret = randomBytes(32).toString('base64');
-const cluster = { PADDOCK_CLUSTER_SECRET: secret, PADDOCK_NODE_HEARTBEAT_MS: '500', PADDOCK_NODE_DEAD_AFTER_SECONDS: '5' };
+const cluster = { PADDOCK_CLUSTER_SECRET: secret, PADDOCK_SECRETS_KEY: randomBytes(32).toString('hex'), PADDOCK_NODE_HEARTBEAT_MS: '500', PADDOCK_NODE_DEAD_AFTER_SECONDS: '5' };
 
 describe('an api node forwarding to a worker (runc)', () => {
   let worker: TestApp;

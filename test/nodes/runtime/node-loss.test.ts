@@ -104,7 +104,7 @@ describe('a node that stops heartbeating (PostgreSQL, runc)', () => {
 });
 
 describe('a worker that stops heartbeating, with only an api node left (PostgreSQL, runc)', () => {
-  const cluster = { ...FAST, PADDOCK_CLUSTER_SECRET: 'an api node and its worker share this secret' };
+  const cluster = { ...FAST, PADDOCK_CLUSTER_SECRET: 'an api node and its worker share this secret', PADDOCK_SECRETS_KEY: 'ab'.repeat(32) };
   let apiNode: TestApp;
   let worker: ServerChild | null = null;
   let workerData: string;
