@@ -5,7 +5,7 @@
 // same concurrency from the client, alternating rounds. The three workers share this machine's cores:
 // the ratio shows what placement costs and what spreading gains, not three machines' worth of hardware.
 import { randomBytes } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { createPgDatabase } from '../test/helpers/backends.js';
 import { startServerChild, type ServerChild } from '../test/helpers/server-child.js';
@@ -130,6 +130,7 @@ async function execRows(api: ApiNode, worker: BenchNode, key: string): Promise<B
     };
     await interleaved(WARMUP, exec(viaApi), exec(direct));
     const buffered = await interleaved(EXECS, exec(viaApi), exec(direct));
+    const hop = await bareHop(worker.base, key, { viaApi, direct }, exec);
     await interleaved(WARMUP, stream(viaApi), stream(direct));
     const streamed = await interleaved(Math.ceil(EXECS / 2), stream(viaApi), stream(direct));
     expectStatus(await viaApi.request('DELETE', `/v1/sandboxes/${id}`), 204, 'the destroy');
@@ -147,6 +148,13 @@ async function execRows(api: ApiNode, worker: BenchNode, key: string): Promise<B
       },
       { what: `the same, p95 (${ms(p95.forwarded - p95.local)})`, ours: p95.forwarded, baseline: p95.local, unit: 'ms', better: 'lower' },
       {
+        what: `the same exec, forwarded by the api node vs by a bare Node.js proxy (bench/bare-proxy.mjs: no look-up, no signature; the least a Node.js hop costs on this machine, ${ms(hop.bareOverLocal)} over straight to the worker in the same run; ${ms(hop.p50.forwarded - hop.p50.local)})`,
+        ours: hop.p50.forwarded,
+        baseline: hop.p50.local,
+        unit: 'ms',
+        better: 'lower',
+      },
+      {
         what: `exec/stream of \`true\` to its last line, p50, forwarded vs straight to the worker (${Math.ceil(EXECS / 2)} each, interleaved; ${ms(streamP50.forwarded - streamP50.local)})`,
         ours: streamP50.forwarded,
         baseline: streamP50.local,
@@ -158,6 +166,34 @@ async function execRows(api: ApiNode, worker: BenchNode, key: string): Promise<B
     viaApi.close();
     direct.close();
   }
+}
+
+/** The api node's forwarding against a bare proxy to the same worker (its own process), and that proxy against going straight to the worker. */
+async function bareHop(
+  workerBase: string,
+  key: string,
+  clients: { viaApi: TimedClient; direct: TimedClient },
+  exec: (client: TimedClient) => () => Promise<number>,
+): Promise<{ p50: { forwarded: number; local: number }; bareOverLocal: number }> {
+  const proxy = await startBareProxy(workerBase);
+  const viaBare = new TimedClient(proxy.url, key);
+  try {
+    await interleaved(WARMUP, exec(clients.viaApi), exec(viaBare));
+    const times = await interleaved(EXECS, exec(clients.viaApi), exec(viaBare));
+    const floor = await interleaved(EXECS, exec(viaBare), exec(clients.direct));
+    return { p50: { forwarded: median(times.forwarded), local: median(times.local) }, bareOverLocal: median(floor.forwarded) - median(floor.local) };
+  } finally {
+    viaBare.close();
+    await stopChild(proxy.child);
+  }
+}
+
+function startBareProxy(target: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['bench/bare-proxy.mjs', target], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (line) => resolve({ child, url: JSON.parse(String(line)).url }));
+    child.once('exit', (code) => reject(new Error(`the bare proxy exited with ${code}`)));
+  });
 }
 
 interface Round {

@@ -45,17 +45,40 @@ function droppedHeaders(headers: IncomingHttpHeaders): ReadonlySet<string> {
 }
 
 function outgoingHeaders(request: IncomingMessage, hop: Hop, upgrade: boolean): OutgoingHttpHeaders {
-  const dropped = droppedHeaders(request.headers);
+  const incoming = request.headers;
+  const dropped = droppedHeaders(incoming);
   const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !dropped.has(name)) headers[name] = value;
-  const prior = request.headers['x-forwarded-for'];
+  for (const name in incoming) if (incoming[name] !== undefined && !dropped.has(name)) headers[name] = incoming[name];
+  const prior = incoming['x-forwarded-for'];
   headers['x-forwarded-for'] = prior ? `${String(prior)}, ${hop.clientAddress}` : hop.clientAddress;
   if (!headers['x-forwarded-proto'] && (request.socket as TLSSocket).encrypted) headers['x-forwarded-proto'] = 'https';
   if (upgrade) {
     headers.connection = 'Upgrade';
-    headers.upgrade = request.headers.upgrade;
+    headers.upgrade = incoming.upgrade;
   }
-  return { ...headers, ...hop.signed };
+  return Object.assign(headers, hop.signed);
+}
+
+interface Target {
+  secure: boolean;
+  protocol: string;
+  hostname: string;
+  port: string | number;
+}
+
+/** Node addresses parsed once each (a cluster has few nodes; an address that changes is a new entry). */
+const targets = new Map<string, Target>();
+
+function targetOf(address: string): Target {
+  let target = targets.get(address);
+  if (!target) {
+    const url = new URL(address);
+    const secure = url.protocol === 'https:';
+    target = { secure, protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (secure ? 443 : 80) };
+    if (targets.size >= 1000) targets.clear();
+    targets.set(address, target);
+  }
+  return target;
 }
 
 /** The answer's headers as a flat [name, value, …] list (repeated headers such as Set-Cookie kept apart), hop-by-hop ones left out. */
@@ -71,17 +94,16 @@ function answerHeaders(answer: IncomingMessage, keep: (name: string) => boolean)
 
 /** Opens the request to the target; `body` sends a buffered body instead of piping the client's. */
 export function openUpstream(request: IncomingMessage, hop: Hop, options: { upgrade?: boolean; body?: Buffer } = {}): ClientRequest {
-  const url = new URL(hop.address);
-  const secure = url.protocol === 'https:';
+  const { secure, protocol, hostname, port } = targetOf(hop.address);
   const headers = outgoingHeaders(request, hop, options.upgrade === true);
   if (options.body) {
     delete headers['content-length'];
     headers['content-length'] = String(options.body.length);
   }
   const upstream = (secure ? https : http).request({
-    protocol: url.protocol,
-    hostname: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port || (secure ? 443 : 80),
+    protocol,
+    hostname,
+    port,
     method: request.method,
     path: request.url,
     headers,
