@@ -11,7 +11,8 @@ export const PIPELINE_USAGE = `usage: paddock pipeline <command>
   list                                  run PIPELINE [--env NAME=value]... [--repo URL] [--branch B] [--wait]
   runs PIPELINE                         logs PIPELINE RUN_ID [STAGE]
   approve PIPELINE RUN_ID [--comment C] reject PIPELINE RUN_ID [--comment C]
-PIPELINE is an id or a name; every command takes --json to print the API's JSON
+PIPELINE is an id or a name; every command takes --json to print the API's JSON. run --wait exits 0 when
+the run succeeded, 1 when it did not, 3 when it waits for an approval
 `;
 
 export async function pipelineCommand(client: () => Paddock, args: string[]): Promise<number> {
@@ -108,8 +109,16 @@ async function run(paddock: Paddock, args: string[]): Promise<number> {
     printLine(started.id);
     if (values.wait) for (const stage of started.stages ?? []) process.stderr.write(`  ${stage.name}: ${stage.status}${stage.error ? ` (${stage.error})` : ''}\n`);
   }
-  return values.wait && started.status !== 'succeeded' ? 1 : 0;
+  if (!values.wait || started.status === 'succeeded') return 0;
+  if (started.status !== 'paused') return 1;
+  // Not a failure: the run waits for a person. Say who can move it on, and how.
+  for (const stage of (started.stages ?? []).filter((one) => one.status === 'paused_approval'))
+    process.stderr.write(`run ${started.id} waits for approval of stage ${stage.name}: paddock pipeline approve ${ref} ${started.id} (or reject)\n`);
+  return WAITS_FOR_APPROVAL;
 }
+
+/** `run --wait`'s exit code when the run stopped at an approval (1 is a run that did not succeed, 2 a usage error). */
+const WAITS_FOR_APPROVAL = 3;
 
 async function logs(paddock: Paddock, args: string[]): Promise<number> {
   const { values, positionals: given } = parse('pipeline logs', args, JSON_OPTION);
