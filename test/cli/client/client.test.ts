@@ -237,7 +237,10 @@ describe('paddock pipeline', () => {
   it('run --wait stops at an approval with exit code 3 and names the command that moves it on', async () => {
     const name = `cli-approval-${Date.now()}`;
     const file = path.join(home, 'approval.yaml');
-    fs.writeFileSync(file, `name: ${name}\nstages:\n  - name: sign-off\n    type: await_approval\n    config:\n      message: ship it?\n  - name: after\n    type: gate\n    depends_on: [sign-off]\n    config:\n      cost_below: 10\n`);
+    fs.writeFileSync(
+      file,
+      `name: ${name}\nstages:\n  - name: sign-off\n    type: await_approval\n    config:\n      message: ship it?\n  - name: after\n    type: gate\n    depends_on: [sign-off]\n    config:\n      cost_below: 10\n`,
+    );
     expect((await cli('pipeline', 'apply', '-f', file)).code).toBe(0);
     const waited = await cli('pipeline', 'run', name, '--wait');
     expect(waited.code).toBe(3);
