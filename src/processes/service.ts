@@ -222,7 +222,8 @@ function safeParse(output: Buffer): TailEvent[] {
 }
 
 function pageOf(events: TailEvent[], offset: number): OutputPage {
-  const chunks: OutputChunk[] = [];
+  // Adjacent pieces of one stream are joined as bytes before decoding: a character cut between them stays whole.
+  const pieces: { stream: 'stdout' | 'stderr'; offset: number; bytes: Buffer[] }[] = [];
   let next = offset;
   let lastEnd = -1;
   let truncated = false;
@@ -232,14 +233,15 @@ function pageOf(events: TailEvent[], offset: number): OutputPage {
       truncated = true;
       next = event.offset;
     } else if (event.type === 'stdout' || event.type === 'stderr') {
-      const last = chunks.at(-1);
-      if (last && last.stream === event.type && lastEnd === event.offset) last.data += event.data.toString('utf8');
-      else chunks.push({ stream: event.type, offset: event.offset, data: event.data.toString('utf8') });
+      const last = pieces.at(-1);
+      if (last && last.stream === event.type && lastEnd === event.offset) last.bytes.push(event.data);
+      else pieces.push({ stream: event.type, offset: event.offset, bytes: [event.data] });
       next = lastEnd = event.offset + event.data.length;
     } else {
       next = Math.max(next, event.offset);
       if (event.type === 'exit') exit = event;
     }
   }
+  const chunks: OutputChunk[] = pieces.map(({ stream, offset: at, bytes }) => ({ stream, offset: at, data: Buffer.concat(bytes).toString('utf8') }));
   return { chunks, next_offset: next, truncated, status: exit ? 'exited' : 'running', exit_code: exit?.exit_code ?? null };
 }

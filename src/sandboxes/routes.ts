@@ -1,5 +1,6 @@
 // HTTP surface of sandboxes: create, list, get, destroy, exec (buffered and streaming), templates.
 import { PassThrough } from 'node:stream';
+import { Utf8Chunks } from '../core/utf8-chunks.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SandboxRuntime } from '../runtime/runtime.js';
@@ -127,10 +128,16 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
         await service.get(accountId, request.params.id);
         const out = new PassThrough();
         const line = (value: object) => out.write(JSON.stringify(value) + '\n');
+        const text = { stdout: new Utf8Chunks(), stderr: new Utf8Chunks() };
+        const output = (type: 'stdout' | 'stderr', data: string) => data && line({ type, data });
         service
           .exec(accountId, request.params.id, request.body, {
-            onStdout: (chunk) => line({ type: 'stdout', data: chunk.toString('utf8') }),
-            onStderr: (chunk) => line({ type: 'stderr', data: chunk.toString('utf8') }),
+            onStdout: (chunk) => output('stdout', text.stdout.push(chunk).text),
+            onStderr: (chunk) => output('stderr', text.stderr.push(chunk).text),
+          })
+          .finally(() => {
+            output('stdout', text.stdout.end());
+            output('stderr', text.stderr.end());
           })
           .then(
             (result) =>

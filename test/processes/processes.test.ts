@@ -132,6 +132,14 @@ describe.each(RUNTIMES)('background processes on %s', (runtime) => {
     expect(signalAfterExit.body.code).toBe('process_not_running');
   });
 
+  it('reads a character cut between two writes whole', async () => {
+    const writer = await start("printf 'caf\\303'; sleep 0.3; printf '\\251\\n'");
+    await exited(writer.id);
+    const page = await output(writer.id);
+    expect(page.chunks).toEqual([{ stream: 'stdout', offset: 0, data: 'café\n' }]);
+    expect(page.next_offset).toBe(6);
+  });
+
   it('keeps the newest output of the 1 MiB ring and says when an offset left it', async () => {
     const big = await start("head -c 3000000 /dev/zero | tr '\\0' a; echo END");
     expect(await exited(big.id)).toMatchObject({ exit_code: 0, output_bytes: 3_000_004 });

@@ -68,7 +68,8 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
     const response = await fetch(`${t.url}/v1/sandboxes/${sandbox.id}/exec/stream`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ command: 'echo one; sleep 0.3; echo two >&2; exit 4' }),
+      // é is cut between two writes (two chunks): it must arrive whole, not as two U+FFFD.
+      body: JSON.stringify({ command: "echo one; printf 'caf\\303'; sleep 0.3; printf '\\251\\n'; echo two >&2; exit 4" }),
     });
     expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/);
     const lines = (await response.text())
@@ -80,7 +81,7 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
         .filter((l) => l.type === 'stdout')
         .map((l) => l.data)
         .join(''),
-    ).toBe('one\n');
+    ).toBe('one\ncafé\n');
     expect(
       lines
         .filter((l) => l.type === 'stderr')
