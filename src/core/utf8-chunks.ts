@@ -13,27 +13,46 @@ export function wholeCharactersLength(bytes: Uint8Array): number {
   return bytes.length;
 }
 
+export interface TextPiece {
+  text: string;
+  /** The byte offset of its first byte in the stream. */
+  offset: number;
+}
+
 /** One byte stream's text, chunk by chunk, each piece with the byte offset it starts at. */
 export class Utf8Chunks {
   private held: Buffer = Buffer.alloc(0);
   private heldAt = 0;
 
-  /** The whole characters so far; `offset` is the chunk's byte offset in the stream (consecutive chunks follow on). */
-  push(chunk: Buffer, offset = this.heldAt + this.held.length): { text: string; offset: number } {
-    // After a gap (output dropped in between, which the stream marks) the held bytes have lost their end.
-    const lead = this.held.length && offset === this.heldAt + this.held.length ? this.held : null;
-    const bytes = lead ? Buffer.concat([lead, chunk]) : chunk;
-    const start = lead ? this.heldAt : offset;
+  /** The byte offset the held bytes start at: where a reader resumes to read the next whole character. */
+  get resumeOffset(): number {
+    return this.heldAt;
+  }
+
+  /**
+   * The whole characters so far; `offset` is the chunk's byte offset in the stream. A chunk that does not
+   * follow on from the held bytes (output in between went elsewhere or was dropped) first gives those
+   * bytes out as they are, as a piece of their own.
+   */
+  push(chunk: Buffer, offset = this.heldAt + this.held.length): TextPiece[] {
+    const pieces: TextPiece[] = [];
+    if (this.held.length && offset !== this.heldAt + this.held.length) pieces.push(...this.end());
+    const follows = this.held.length > 0;
+    const bytes = follows ? Buffer.concat([this.held, chunk]) : chunk;
+    const start = follows ? this.heldAt : offset;
     const whole = wholeCharactersLength(bytes);
     this.held = bytes.subarray(whole);
     this.heldAt = start + whole;
-    return { text: bytes.subarray(0, whole).toString('utf8'), offset: start };
+    if (whole) pieces.push({ text: bytes.subarray(0, whole).toString('utf8'), offset: start });
+    return pieces;
   }
 
-  /** What is still held (a character the stream never completed), as text; empty when nothing is. */
-  end(): string {
-    const rest = this.held.toString('utf8');
+  /** What is still held (a character the stream never completed), as a piece; none when nothing is. */
+  end(): TextPiece[] {
+    if (!this.held.length) return [];
+    const piece = { text: this.held.toString('utf8'), offset: this.heldAt };
+    this.heldAt += this.held.length;
     this.held = Buffer.alloc(0);
-    return rest;
+    return [piece];
   }
 }

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorResponse } from '../core/error-body.js';
 import { NoContent } from '../core/schemas.js';
+import { Utf8Chunks, type TextPiece } from '../core/utf8-chunks.js';
 import type { TailEvent } from './agent-commands.js';
 import { ListQuery, OutputPage, OutputQuery, Process, ProcessParams, SignalBody, StartBody, StdinBody } from './schemas.js';
 import { SandboxParams } from '../sandboxes/schemas.js';
@@ -111,8 +112,11 @@ export function processRoutes(service: ProcessService): FastifyPluginAsyncTypebo
   };
 }
 
+function pieceOf(piece: TextPiece): { offset: number; data: string } {
+  return { offset: piece.offset, data: piece.text };
+}
+
 function wireEvent(event: TailEvent): object | null {
-  if (event.type === 'stdout' || event.type === 'stderr') return { type: event.type, offset: event.offset, data: event.data.toString('utf8') };
   if (event.type === 'truncated') return { type: 'truncated', offset: event.offset };
   if (event.type === 'exit') return { type: 'exit', exit_code: event.exit_code, signal: event.signal };
   return null;
@@ -144,12 +148,26 @@ function followOutput(
   const end = () => gone.abort();
   res.on('close', end);
   if (res.destroyed || request.raw.destroyed) end();
-  const send = (event: TailEvent) => {
-    const wire = wireEvent(event);
-    if (!wire || res.destroyed) return;
+  const write = (type: string, wire: object, resumeAt: number) => {
+    if (res.destroyed) return;
     const json = JSON.stringify(wire);
-    res.write(sse ? `event: ${event.type}\ndata: ${json}\nid: ${nextOffset(event)}\n\n` : `${json}\n`);
+    res.write(sse ? `event: ${type}\ndata: ${json}\nid: ${resumeAt}\n\n` : `${json}\n`);
     if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+  };
+  // Per stream: a character cut between two pieces of output goes out whole, with the next piece.
+  const text = { stdout: new Utf8Chunks(), stderr: new Utf8Chunks() };
+  const flush = () => {
+    for (const type of ['stdout', 'stderr'] as const) for (const piece of text[type].end()) write(type, { type, ...pieceOf(piece) }, text[type].resumeOffset);
+  };
+  const send = (event: TailEvent) => {
+    if (event.type === 'stdout' || event.type === 'stderr') {
+      const decoder = text[event.type];
+      for (const piece of decoder.push(event.data, event.offset)) write(event.type, { type: event.type, ...pieceOf(piece) }, decoder.resumeOffset);
+      return;
+    }
+    flush();
+    const wire = wireEvent(event);
+    if (wire) write(event.type, wire, nextOffset(event));
   };
   service
     .follow(target.accountId, target.sandboxId, target.pid, target.offset, gone.signal, send)

@@ -1,6 +1,6 @@
 // HTTP surface of sandboxes: create, list, get, destroy, exec (buffered and streaming), templates.
 import { PassThrough } from 'node:stream';
-import { Utf8Chunks } from '../core/utf8-chunks.js';
+import { Utf8Chunks, type TextPiece } from '../core/utf8-chunks.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SandboxRuntime } from '../runtime/runtime.js';
@@ -129,11 +129,11 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
         const out = new PassThrough();
         const line = (value: object) => out.write(JSON.stringify(value) + '\n');
         const text = { stdout: new Utf8Chunks(), stderr: new Utf8Chunks() };
-        const output = (type: 'stdout' | 'stderr', data: string) => data && line({ type, data });
+        const output = (type: 'stdout' | 'stderr', pieces: TextPiece[]) => pieces.forEach((piece) => line({ type, data: piece.text }));
         service
           .exec(accountId, request.params.id, request.body, {
-            onStdout: (chunk) => output('stdout', text.stdout.push(chunk).text),
-            onStderr: (chunk) => output('stderr', text.stderr.push(chunk).text),
+            onStdout: (chunk) => output('stdout', text.stdout.push(chunk)),
+            onStderr: (chunk) => output('stderr', text.stderr.push(chunk)),
           })
           .finally(() => {
             output('stdout', text.stdout.end());

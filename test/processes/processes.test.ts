@@ -138,6 +138,8 @@ describe.each(RUNTIMES)('background processes on %s', (runtime) => {
     const page = await output(writer.id);
     expect(page.chunks).toEqual([{ stream: 'stdout', offset: 0, data: 'café\n' }]);
     expect(page.next_offset).toBe(6);
+    const followed = await follow(t.url, key, `${processes()}/${writer.id}`);
+    expect(followed.events.filter((event: any) => event.type === 'stdout').map((event: any) => event.data)).toEqual(['caf', 'é\n']);
   });
 
   it('keeps the newest output of the 1 MiB ring and says when an offset left it', async () => {
