@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 describe.each(BACKENDS)('paddock accounts on %s', (backend) => {
   let t: TestApp;
@@ -22,12 +23,7 @@ describe.each(BACKENDS)('paddock accounts on %s', (backend) => {
     const result = await runCli(['accounts', ...args], env);
     return {
       ...result,
-      rows: result.stdout.trim()
-        ? result.stdout
-            .trim()
-            .split('\n')
-            .map((line) => JSON.parse(line))
-        : [],
+      rows: ndjsonLines(result.stdout),
     };
   };
 

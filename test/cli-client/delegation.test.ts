@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { clientCommands } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 let t: TestApp;
 let dir: string;
@@ -41,9 +42,10 @@ describe('paddock pipeline approve / reject', () => {
     expect(pipeline).toMatchObject({ name: 'release', version: 1 });
 
     const paused = await cli('pipeline', 'run', 'release', '--wait', '--json');
-    expect(paused.code, 'a run that stopped short of success exits 1').toBe(1);
+    expect(paused.code, 'a run waiting for an approval exits 3 (1 is a run that did not succeed)').toBe(3);
     const run = JSON.parse(paused.stdout);
     expect(run.status).toBe('paused');
+    expect(paused.stderr).toContain(`run ${run.id} waits for approval of stage ask: paddock pipeline approve release ${run.id} (or reject)\n`);
     const approved = await json('pipeline', 'approve', 'release', run.id, '--comment', 'looks good');
     expect(approved.stage).toMatchObject({ name: 'ask', status: 'succeeded' });
     await waitFor('the approved run to succeed', async () => (await json('pipeline', 'runs', 'release')).find((listed: { id: string }) => listed.id === run.id)?.status === 'succeeded', 20_000, 200);
@@ -79,10 +81,7 @@ describe('paddock agent / task', () => {
 
     const watched = await cli('task', 'send', agent.id, 'echo', '--input', '{"query":"hi"}', '--watch', '--json');
     expect(watched.code, watched.stderr).toBe(0);
-    const events = watched.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const events = ndjsonLines(watched.stdout);
     expect(events.at(-1)).toMatchObject({ kind: 'complete', data: { status: 'completed' } });
     const [{ id: taskId }] = (await json('task', 'list', '--agent', agent.id)).tasks;
     expect(await json('task', 'get', taskId)).toMatchObject({ id: taskId, status: 'completed', agent_id: agent.id });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../helpers/backends.js';
 import { runCli, startServe, type Served } from '../helpers/cli.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 const made: string[] = [];
 const tmp = () => {
@@ -69,11 +70,7 @@ describe('paddock serve', () => {
     await fetch(`${served.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@paddock.local', password }) });
     served.child.kill('SIGTERM');
     await served.exited;
-    const lines = served
-      .stderr()
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = ndjsonLines(served.stderr());
     expect(lines.some((line) => line.reqId === requestId)).toBe(true);
     expect(served.stderr()).not.toContain(key);
     expect(served.stderr()).not.toContain(password);

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ndjsonLines } from './ndjson.js';
 
 export const WORLD = {
   netns: 'pdkworld',
@@ -175,13 +176,7 @@ export async function createWorld(): Promise<World> {
   return {
     dir,
     commits,
-    requests: () =>
-      fs
-        .readFileSync(log, 'utf8')
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
+    requests: () => ndjsonLines(fs.readFileSync(log, 'utf8')),
     async close() {
       server.kill('SIGKILL');
       teardownNetwork();

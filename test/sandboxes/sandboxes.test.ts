@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { waitForSandboxStatus } from '../helpers/sandboxes.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 const TEMPLATE = 'python-311';
 const RUNTIMES = ['runc', 'gvisor'] as const;
@@ -72,10 +73,7 @@ describe.each(COMBOS)('sandboxes on %s with %s', (runtime, backend) => {
       body: JSON.stringify({ command: "echo one; printf 'caf\\303'; sleep 0.3; printf '\\251\\n'; echo two >&2; exit 4" }),
     });
     expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/);
-    const lines = (await response.text())
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = ndjsonLines(await response.text());
     expect(
       lines
         .filter((l) => l.type === 'stdout')

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { ndjsonLines } from '../helpers/ndjson.js';
 
 describe.each(BACKENDS)('exec recording on runc with %s', (backend) => {
   let t: TestApp;
@@ -48,10 +49,7 @@ describe.each(BACKENDS)('exec recording on runc with %s', (backend) => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ command: 'echo streamed; exit 4' }),
     });
-    const lines = (await response.text())
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = ndjsonLines(await response.text());
     expect(lines.at(-1)).toMatchObject({ type: 'exit', exit_code: 4 });
     const [session] = await sessions();
     const last = (await replay(session.id)).events.at(-1);

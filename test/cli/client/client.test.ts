@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { clientCommands, runCli } from '../../helpers/cli.js';
-import { waitFor } from '../../helpers/wait-for.js';
+import { ndjsonLines } from '../../helpers/ndjson.js';
 
 let t: TestApp;
 let key: string;
@@ -195,12 +195,7 @@ describe('paddock sandbox', () => {
     expect((await json('sandbox', 'ps', id, '--status', 'running')).map((p: { id: string }) => p.id)).toEqual([sleeper]);
     expect(await json('sandbox', 'kill', id, sleeper, '--signal', 'KILL')).toMatchObject({ id: sleeper });
     const ended = await cli('sandbox', 'logs', id, sleeper, '-f', '--json');
-    expect(
-      ended.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual([
+    expect(ndjsonLines(ended.stdout)).toEqual([
       { type: 'stdout', data: 'started\n' },
       { type: 'exit', exit_code: 137, signal: 'SIGKILL' },
     ]);
@@ -232,29 +227,6 @@ describe('paddock pipeline', () => {
     const logs = await cli('pipeline', 'logs', name, run.id);
     expect(logs.stdout).toContain('second from cli');
     expect((await json('pipeline', 'list')).find((p: { name: string }) => p.name === name)).toMatchObject({ id: updated.id, version: 2 });
-  });
-
-  it('run --wait stops at an approval with exit code 3 and names the command that moves it on', async () => {
-    const name = `cli-approval-${Date.now()}`;
-    const file = path.join(home, 'approval.yaml');
-    fs.writeFileSync(
-      file,
-      `name: ${name}\nstages:\n  - name: sign-off\n    type: await_approval\n    config:\n      message: ship it?\n  - name: after\n    type: gate\n    depends_on: [sign-off]\n    config:\n      cost_below: 10\n`,
-    );
-    expect((await cli('pipeline', 'apply', '-f', file)).code).toBe(0);
-    const waited = await cli('pipeline', 'run', name, '--wait');
-    expect(waited.code).toBe(3);
-    const runId = waited.stdout.trim();
-    expect(waited.stderr).toContain(`run ${runId} waits for approval of stage sign-off: paddock pipeline approve ${name} ${runId} (or reject)\n`);
-    expect((await cli('pipeline', 'approve', name, runId, '--comment', 'lgtm')).stdout).toBe(`Approved stage sign-off of ${runId}\n`);
-    const runs = await waitFor('the approved run to succeed', async () => {
-      const listed = await json('pipeline', 'runs', name);
-      return listed[0]?.status === 'succeeded' && listed;
-    });
-    expect(runs).toEqual([expect.objectContaining({ id: runId, status: 'succeeded' })]);
-    // A decision already taken is refused, not applied twice.
-    const again = await cli('pipeline', 'reject', name, runId);
-    expect(again.code).toBe(1);
   });
 
   it('names the problem in a bad file', async () => {

@@ -11,6 +11,7 @@ import { startApp, type TestApp } from '../../helpers/app.js';
 import { waitForSandboxStatus } from '../../helpers/sandboxes.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { follow, textOf } from '../../processes/follow.js';
+import { ndjsonLines } from '../../helpers/ndjson.js';
 
 const secret = randomBytes(32).toString('base64');
 const cluster = { PADDOCK_CLUSTER_SECRET: secret, PADDOCK_SECRETS_KEY: randomBytes(32).toString('hex'), PADDOCK_NODE_HEARTBEAT_MS: '500', PADDOCK_NODE_DEAD_AFTER_SECONDS: '5' };
@@ -51,10 +52,7 @@ describe('an api node forwarding to a worker (runc)', () => {
       body: JSON.stringify({ command: 'echo one; sleep 0.2; exit 3' }),
     });
     expect(streamed.headers.get('content-type')).toMatch(/application\/x-ndjson/);
-    const lines = (await streamed.text())
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = ndjsonLines(await streamed.text());
     expect(lines[0]).toMatchObject({ type: 'stdout', data: 'one\n' });
     expect(lines.at(-1)).toMatchObject({ type: 'exit', exit_code: 3 });
     const content = randomBytes(70_000);
