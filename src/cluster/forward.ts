@@ -60,7 +60,6 @@ function outgoingHeaders(request: IncomingMessage, hop: Hop, upgrade: boolean): 
 }
 
 interface Target {
-  secure: boolean;
   protocol: string;
   hostname: string;
   port: string | number;
@@ -74,7 +73,7 @@ function targetOf(address: string): Target {
   if (!target) {
     const url = new URL(address);
     const secure = url.protocol === 'https:';
-    target = { secure, protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (secure ? 443 : 80) };
+    target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (secure ? 443 : 80) };
     if (targets.size >= 1000) targets.clear();
     targets.set(address, target);
   }
@@ -94,7 +93,8 @@ function answerHeaders(answer: IncomingMessage, keep: (name: string) => boolean)
 
 /** Opens the request to the target; `body` sends a buffered body instead of piping the client's. */
 export function openUpstream(request: IncomingMessage, hop: Hop, options: { upgrade?: boolean; body?: Buffer } = {}): ClientRequest {
-  const { secure, protocol, hostname, port } = targetOf(hop.address);
+  const { protocol, hostname, port } = targetOf(hop.address);
+  const secure = protocol === 'https:';
   const headers = outgoingHeaders(request, hop, options.upgrade === true);
   if (options.body) {
     delete headers['content-length'];

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDataDir, startApp, TEST_TEMPLATES_DIR, type TestApp } from '../../helpers/app.js';
 import { startServerChild, type ServerChild } from '../../helpers/server-child.js';
+import type { NodeService } from '../../../src/nodes/service.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const FAST = { PADDOCK_NODE_HEARTBEAT_MS: '200', PADDOCK_NODE_DEAD_AFTER_SECONDS: '2' };
@@ -28,6 +29,32 @@ async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise
   await exited;
 }
 
+/** A data directory for the victim, holding the test templates. */
+function victimDataDir(): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-node-loss-'));
+  fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
+  return dataDir;
+}
+
+/** Kills the victim if it still runs, then removes its data directory and host network. */
+async function removeVictim(victim: { child: ChildProcess } | null, dataDir: string): Promise<void> {
+  if (victim) await stopProcess(victim.child, 'SIGKILL');
+  await removeDataDir(dataDir, { runtime: 'runc', networkProfile: VICTIM_PROFILE });
+}
+
+/** The victim's registry row once `who` has declared it lost. */
+function declaredLost(nodes: NodeService, who: string) {
+  return waitFor(
+    `${who} to declare the victim lost`,
+    async () => {
+      const node = await nodes.get(VICTIM);
+      return node?.state === 'lost' && node;
+    },
+    15_000,
+    100,
+  );
+}
+
 describe('a node that stops heartbeating (PostgreSQL, runc)', () => {
   let survivor: TestApp;
   let victim: { child: ChildProcess; url: string } | null = null;
@@ -35,12 +62,10 @@ describe('a node that stops heartbeating (PostgreSQL, runc)', () => {
 
   beforeAll(async () => {
     survivor = await startApp('postgres', { ...FAST, PADDOCK_HOST_ID: 'survivor-node:/data' }, { runtime: 'runc', networkProfile: 2 });
-    victimData = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-node-loss-'));
-    fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(victimData, 'templates'));
+    victimData = victimDataDir();
   });
   afterAll(async () => {
-    if (victim) await stopProcess(victim.child, 'SIGKILL');
-    await removeDataDir(victimData, { runtime: 'runc', networkProfile: VICTIM_PROFILE });
+    await removeVictim(victim, victimData);
     await survivor?.close();
   });
 
@@ -70,15 +95,7 @@ describe('a node that stops heartbeating (PostgreSQL, runc)', () => {
 
     await stopProcess(victim.child, 'SIGKILL');
     const killedAt = Date.now();
-    const lost = await waitFor(
-      'the survivor to declare the victim lost',
-      async () => {
-        const node = await nodes.get(VICTIM);
-        return node?.state === 'lost' && node;
-      },
-      15_000,
-      100,
-    );
+    const lost = await declaredLost(nodes, 'the survivor');
     // Two seconds of silence, plus up to a sweep interval and the last heartbeat's age.
     expect(Date.now() - killedAt).toBeGreaterThan(1000);
     expect(lost).toMatchObject({ alive: false, epoch: before.epoch + 1 });
@@ -111,12 +128,10 @@ describe('a worker that stops heartbeating, with only an api node left (PostgreS
 
   beforeAll(async () => {
     apiNode = await startApp('postgres', { ...cluster, PADDOCK_ROLE: 'api', PADDOCK_HOST_ID: 'api-only-node' });
-    workerData = fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-node-loss-api-'));
-    fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(workerData, 'templates'));
+    workerData = victimDataDir();
   });
   afterAll(async () => {
-    if (worker) await stopProcess(worker.child, 'SIGKILL');
-    await removeDataDir(workerData, { runtime: 'runc', networkProfile: VICTIM_PROFILE });
+    await removeVictim(worker, workerData);
     await apiNode?.close();
   });
 
@@ -136,15 +151,7 @@ describe('a worker that stops heartbeating, with only an api node left (PostgreS
 
     await stopProcess(worker.child, 'SIGKILL');
     worker = null;
-    const lost = await waitFor(
-      'the api node to declare the worker lost',
-      async () => {
-        const node = await nodes.get(VICTIM);
-        return node?.state === 'lost' && node;
-      },
-      15_000,
-      100,
-    );
+    const lost = await declaredLost(nodes, 'the api node');
     expect(lost).toMatchObject({ alive: false, epoch: before.epoch + 1 });
     // No worker is left to serve the sandbox's routes; its row and the account's alerts say what happened.
     const row = await waitFor('the sandbox to be error', async () => {
