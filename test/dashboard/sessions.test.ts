@@ -104,6 +104,39 @@ describe('dashboard sessions in Chromium', () => {
     await d.finish('session-replay-long');
   });
 
+  it('shows a replay page that failed to load, and loads it on Try again', async () => {
+    const d = await openDashboard(browser, { allowProblems: /ERR_CONNECTION_FAILED/ });
+    const { key, accountId } = await signInOnTeamPlan(d, t);
+    const sandboxId = await seedSandbox(t, accountId);
+    await ingest(t, key, [event(sandboxId, 'flaky-run', 'command', { command: 'make', exit_code: 0 })]);
+    let failing = true;
+    let refused = 0;
+    await d.page.route(/\/v1\/sessions\/flaky-run\/replay\?/, async (route) => {
+      if (!failing) return route.continue();
+      refused++;
+      return route.abort('connectionfailed');
+    });
+    await d.page.goto(`${t.url}/sessions/flaky-run`);
+    const alert = d.page.getByRole('alert');
+    const rows = d.page.getByTestId('replay-event');
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await rows.count()).toBe(0);
+    // The page may already be retrying on its own (the summary landing counts the events), so the button
+    // is pressed until a press is seen to ask again, and then until the events show.
+    const pressTryAgain = () =>
+      alert
+        .getByRole('button', { name: 'Try again' })
+        .click({ timeout: 1000 })
+        .catch(() => undefined);
+    const before = refused;
+    await expect.poll(async () => (await pressTryAgain(), refused)).toBeGreaterThan(before);
+    expect(await alert.isVisible()).toBe(true);
+    failing = false;
+    await expect.poll(async () => ((await alert.isVisible()) && (await pressTryAgain()), rows.count())).toBe(1);
+    expect(await d.page.getByTestId('replay-event').textContent()).toContain('make');
+    await d.finish('session-replay-retry');
+  });
+
   it('reads on a phone', async () => {
     const d = await openDashboard(browser, { viewport: PHONE });
     const { key, accountId } = await signInOnTeamPlan(d, t);

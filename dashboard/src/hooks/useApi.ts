@@ -44,11 +44,17 @@ export function useApi<T>(load: (signal: AbortSignal) => Promise<T>, deps: reado
     }
   }, []);
 
+  // Other things to load start empty; a new poll interval (a page going live) keeps what is shown.
   useEffect(() => {
     if (!enabled) return;
     setLoading(true);
     setData(undefined);
     setError(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, enabled]);
+
+  useEffect(() => {
+    if (!enabled) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     let backoff = options.pollMs ?? 0;

@@ -29,14 +29,17 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
   const [chunks, setChunks] = useState<Map<number, Chunk>>(new Map());
   const [total, setTotal] = useState(0);
   const [error, setError] = useState<Error | null>(null);
-  const inFlight = useRef(new Set<number>());
+  // Pages asked for, in flight or landed. A page leaves only when it failed or went stale, never when it
+  // lands: until React renders the landed page, `load` still sees the chunks without it (a virtualiser's
+  // synchronous re-render can call it in between), and would fetch it again.
+  const requested = useRef(new Set<number>());
   const wanted = useRef<[number, number]>([0, 0]);
   const generation = useRef(0);
 
   // A new session or filter starts over.
   useEffect(() => {
     generation.current += 1;
-    inFlight.current.clear();
+    requested.current.clear();
     setChunks(new Map());
     setTotal(0);
     setError(null);
@@ -46,20 +49,21 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
   useEffect(() => {
     if (knownTotal === undefined || knownTotal <= total) return;
     setTotal(knownTotal);
+    const last = Math.floor(Math.max(0, total - 1) / CHUNK);
+    const chunk = chunks.get(last);
+    if (!chunk || chunk.events.length === CHUNK) return;
+    requested.current.delete(last);
     setChunks((current) => {
-      const last = Math.floor(Math.max(0, total - 1) / CHUNK);
-      const chunk = current.get(last);
-      if (!chunk || chunk.events.length === CHUNK) return current;
       const next = new Map(current);
       next.delete(last);
       return next;
     });
-  }, [knownTotal, total]);
+  }, [knownTotal, total, chunks]);
 
   const fetchChunk = useCallback(
     (index: number, afterSeq: number) => {
-      if (inFlight.current.has(index)) return;
-      inFlight.current.add(index);
+      if (requested.current.has(index)) return;
+      requested.current.add(index);
       const mine = generation.current;
       api
         .get<ReplayPage>(`/v1/sessions/${encodeURIComponent(sessionId)}/replay${query({ after_seq: afterSeq, limit: CHUNK, type })}`)
@@ -70,10 +74,9 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
           setError(null);
         })
         .catch((caught: Error) => {
-          if (mine === generation.current) setError(caught);
-        })
-        .finally(() => {
-          if (mine === generation.current) inFlight.current.delete(index);
+          if (mine !== generation.current) return;
+          requested.current.delete(index);
+          setError(caught);
         });
     },
     [sessionId, type],
@@ -91,7 +94,8 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
     // and, when it lands, this runs again for the next.
     for (let index = 0; index <= lastChunk && !beyondEnd(index); index++) {
       if (chunks.has(index)) continue;
-      fetchChunk(index, index === 0 ? 0 : chunks.get(index - 1)!.nextSeq);
+      const previous = chunks.get(index - 1);
+      if (index === 0 || previous) fetchChunk(index, previous?.nextSeq ?? 0);
       return;
     }
   }, [chunks, total, type, fetchChunk]);
@@ -100,7 +104,6 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
 
   const want = useCallback(
     (first: number, last: number) => {
-      if (wanted.current[0] === first && wanted.current[1] === last) return;
       wanted.current = [first, last];
       load();
     },
