@@ -57,7 +57,9 @@ export const Process = Type.Object({
 
 export const OutputPage = Type.Object({
   chunks: Type.Array(Type.Object({ stream: StringEnum(['stdout', 'stderr']), offset: Type.Integer(), data: Type.String() })),
-  next_offset: Type.Integer(),
+  next_offset: Type.Integer({
+    description: 'The byte offset to read from next. While the process runs, a page never ends inside a UTF-8 character: its first bytes wait for the next page.',
+  }),
   truncated: Type.Boolean({ description: 'The requested offset had left the ring: chunks start at the oldest byte kept.' }),
   status: StringEnum(['running', 'exited']),
   exit_code: Nullable(Type.Integer()),

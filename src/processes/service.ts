@@ -2,6 +2,7 @@
 // service's exec (never recorded as the user's exec); the processes and their output live in the sandbox.
 import { Conflict, HttpError, Invalid, NotFound } from '../core/errors.js';
 import { isId, newId } from '../core/ids.js';
+import { wholeCharactersLength } from '../core/utf8-chunks.js';
 import type { ExecResult } from '../runtime/runtime.js';
 import { SandboxUnavailable, type SandboxService } from '../sandboxes/service.js';
 import {
@@ -240,6 +241,18 @@ function pageOf(events: TailEvent[], offset: number): OutputPage {
     } else {
       next = Math.max(next, event.offset);
       if (event.type === 'exit') exit = event;
+    }
+  }
+  // A running process may still complete a character the page ends inside: the page stops before it,
+  // and next_offset points at its first byte so the next page reads it whole.
+  const last = pieces.at(-1);
+  if (!exit && last && lastEnd === next) {
+    const bytes = Buffer.concat(last.bytes);
+    const whole = wholeCharactersLength(bytes);
+    if (whole < bytes.length) {
+      next = last.offset + whole;
+      if (whole) last.bytes = [bytes.subarray(0, whole)];
+      else pieces.pop();
     }
   }
   const chunks: OutputChunk[] = pieces.map(({ stream, offset: at, bytes }) => ({ stream, offset: at, data: Buffer.concat(bytes).toString('utf8') }));

@@ -142,6 +142,17 @@ describe.each(RUNTIMES)('background processes on %s', (runtime) => {
     expect(followed.events.filter((event: any) => event.type === 'stdout').map((event: any) => event.data)).toEqual(['caf', 'é\n']);
   });
 
+  it('ends a running process page before a character it has not finished writing', async () => {
+    const writer = await start("printf 'caf\\303'; read line; printf '\\251\\n'");
+    await waitFor('the first four bytes', async () => (await get(writer.id)).output_bytes === 4);
+    const cut = await output(writer.id);
+    expect(cut).toMatchObject({ chunks: [{ stream: 'stdout', offset: 0, data: 'caf' }], next_offset: 3, status: 'running' });
+    expect(await output(writer.id, 3)).toMatchObject({ chunks: [], next_offset: 3, status: 'running' });
+    expect((await stdin(writer.id, { data: 'go\n' })).status).toBe(204);
+    await exited(writer.id);
+    expect(await output(writer.id, cut.next_offset)).toMatchObject({ chunks: [{ stream: 'stdout', offset: 3, data: 'é\n' }], next_offset: 6, status: 'exited' });
+  });
+
   it('keeps the newest output of the 1 MiB ring and says when an offset left it', async () => {
     const big = await start("head -c 3000000 /dev/zero | tr '\\0' a; echo END");
     expect(await exited(big.id)).toMatchObject({ exit_code: 0, output_bytes: 3_000_004 });

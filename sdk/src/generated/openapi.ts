@@ -12928,6 +12928,7 @@ export type paths = {
                                 stream: "stdout" | "stderr";
                             }[];
                             exit_code: number | null;
+                            /** @description The byte offset to read from next. While the process runs, a page never ends inside a UTF-8 character: its first bytes wait for the next page. */
                             next_offset: number;
                             /** @enum {string} */
                             status: "running" | "exited";
