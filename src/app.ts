@@ -27,7 +27,7 @@ import type { SandboxRuntime } from './runtime/runtime.js';
 import { registerPortsAndPreviews } from './ports/plugin.js';
 import { registerPreviewFrontDoor } from './preview/front-door.js';
 import type { SandboxService } from './sandboxes/service.js';
-import { registerPauses, registerSandboxes } from './sandboxes/plugin.js';
+import { registerPauses, registerSandboxes, registerSandboxesWithoutRuntime } from './sandboxes/plugin.js';
 import { processRoutes } from './processes/routes.js';
 import { ProcessService } from './processes/service.js';
 import { registerBudgets } from './budgets/plugin.js';
@@ -36,7 +36,6 @@ import { SnapshotDirectory } from './snapshots/directory.js';
 import { execRecording } from './sessions/exec-recording.js';
 import { terminalRoutes } from './terminal/routes.js';
 import { SandboxDirectory } from './sandboxes/directory.js';
-import { lostNodeSandboxes } from './sandboxes/lost-node.js';
 import { PriceTable } from './sessions/pricing.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
@@ -330,7 +329,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     return sandboxId !== null && directory.confidential(accountId, sandboxId);
   });
 
-  const lost = sandboxes ?? lostNodeSandboxes({ db: storage.db, alerts, spend, outbox, publisher: webhooks.publisher, consumers: [metrics.lifecycle], log: app.log });
+  const lost = sandboxes ?? (await registerSandboxesWithoutRuntime(app, { db: storage.db, alerts, spend, outbox, publisher: webhooks.publisher, consumers: [metrics.lifecycle] }));
   const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, reconcile: sandboxes, lost, operators: billing.operators });
   // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
   registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, snapshots: new SnapshotDirectory(storage.db), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });

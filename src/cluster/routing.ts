@@ -1,4 +1,5 @@
-// Which node serves a request. Sandbox-bound requests (/v1/sandboxes/{id}/…, preview hosts) go to the
+// Which node serves a request. Reading sandboxes (the list, one sandbox, its timeline) is served where it
+// arrives, from the database. Other sandbox-bound requests (/v1/sandboxes/{id}/…, preview hosts) go to the
 // node holding the sandbox when another node holds it and is alive, and requests for one snapshot to the
 // node whose disk holds its archive (its sandbox's node). On an `api` node (no runtime) every request that
 // needs a runtime goes to an alive worker, the sandbox's own first. Everything else, and whatever cannot
@@ -16,6 +17,8 @@ export type Route = { kind: 'local' } | { kind: 'forward'; node: NodeView } | { 
 
 const SANDBOX_PATH = /^\/v1\/sandboxes\/([^/?#]+)(?:[/?#]|$)/;
 const SANDBOX_COLLECTION = /^\/v1\/sandboxes\/?(?:[?#]|$)/;
+/** The list, one sandbox, its timeline: database reads every node answers itself (sandboxes/read-routes.ts). */
+const SANDBOX_READ = /^\/v1\/sandboxes(?:\/[^/?#]+(?:\/events)?)?\/?(?:[?#]|$)/;
 const SNAPSHOT_PATH = /^\/v1\/(?:snapshots|snapshot-downloads)\/([^/?#]+)(?:[/?#]|$)/;
 const RUNTIME_PATHS = /^\/v1\/(?:snapshots|snapshot-downloads|templates)(?:[/?#]|$)/;
 /** How long a node's liveness is trusted between look-ups (the dead time is seconds). */
@@ -25,6 +28,7 @@ const HOSTS_REMEMBERED = 10_000;
 
 export function sandboxBound(method: string, url: string, preview: PreviewTarget | null): SandboxBound | null {
   if (preview) return { kind: 'sandbox', sandboxId: preview.sandboxId };
+  if ((method === 'GET' || method === 'HEAD') && SANDBOX_READ.test(url)) return null;
   const one = SANDBOX_PATH.exec(url);
   if (one) return { kind: 'sandbox', sandboxId: decoded(one[1]) };
   if (SANDBOX_COLLECTION.test(url)) return method === 'POST' ? { kind: 'create' } : { kind: 'runtime' };

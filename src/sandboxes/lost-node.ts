@@ -1,6 +1,6 @@
 // Sandboxes of a node declared lost (scale-out) go `error` with reason `node_lost`, through the lifecycle:
 // no runtime is involved, so an api node (no runtime) declares them too, with a lifecycle of its own over
-// the same tables, effects and consumers as the sandbox service's.
+// the same tables, effects and consumers as the sandbox service's, and answers reads of them.
 import type { Kysely } from 'kysely';
 import type { AlertRaiser } from '../alerts/contract.js';
 import type { SpendCalculator } from '../billing/metering/spend.js';
@@ -11,6 +11,7 @@ import { NO_PUBLISHER, type EventPublisher } from '../core/events/published.js';
 import { SandboxEndings } from './endings.js';
 import type { LifecycleConsumer } from './lifecycle/contract.js';
 import { SandboxLifecycle } from './lifecycle/lifecycle.js';
+import { SandboxRecords, type SandboxReads } from './reads.js';
 import * as store from './store.js';
 
 /** What declaring a node's sandboxes lost needs: no runtime. */
@@ -43,10 +44,15 @@ export interface LostNodeSandboxesDeps {
   log: Logger;
 }
 
-/** A node without a runtime's way to declare a lost node's sandboxes (a node with one uses its sandbox service). */
-export function lostNodeSandboxes(deps: LostNodeSandboxesDeps): { declareLost(hostId: string): Promise<number> } {
+export interface SandboxesWithoutRuntime {
+  declareLost(hostId: string): Promise<number>;
+  reads: SandboxReads;
+}
+
+/** What a node without a runtime does with sandboxes: read them, and declare a lost node's (a node with a runtime uses its sandbox service). */
+export function sandboxesWithoutRuntime(deps: LostNodeSandboxesDeps): SandboxesWithoutRuntime {
   const endings = new SandboxEndings(deps.alerts, deps.spend, deps.outbox);
   const lifecycle = new SandboxLifecycle({ db: deps.db, alerts: deps.alerts, endings, publisher: deps.publisher ?? NO_PUBLISHER, log: deps.log, wakeOutbox: () => endings.wake() });
   for (const consumer of deps.consumers ?? []) lifecycle.subscribe(consumer);
-  return { declareLost: (hostId) => failLostNode({ db: deps.db, lifecycle, log: deps.log }, hostId) };
+  return { declareLost: (hostId) => failLostNode({ db: deps.db, lifecycle, log: deps.log }, hostId), reads: new SandboxRecords(deps.db, deps.spend, lifecycle) };
 }

@@ -13,12 +13,13 @@ import type { Outbox } from '../core/outbox/outbox.js';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import type { PlanAdmission, PlanLock } from './context.js';
 import { SandboxEndings } from './endings.js';
-import { sandboxEventRoutes } from './events-routes.js';
+import { sandboxesWithoutRuntime, type LostNodeSandboxesDeps, type SandboxesWithoutRuntime } from './lost-node.js';
 import { fileRoutes } from './files-routes.js';
 import type { SecretValues } from './injected-secrets.js';
 import type { LifecycleConsumer } from './lifecycle/contract.js';
 import { SandboxMonitor } from './monitor.js';
 import { pauseRoutes } from './pause-routes.js';
+import { sandboxReadRoutes } from './read-routes.js';
 import { sandboxRoutes } from './routes.js';
 import { SandboxService, type PauseSnapshots } from './service.js';
 
@@ -60,7 +61,7 @@ export async function registerSandboxes(app: FastifyInstance, deps: SandboxesDep
   for (const consumer of deps.consumers ?? []) sandboxes.lifecycle.subscribe(consumer);
 
   await app.register(sandboxRoutes(sandboxes, config.dataDir, runtime));
-  await app.register(sandboxEventRoutes(sandboxes));
+  await app.register(sandboxReadRoutes(sandboxes));
   await app.register(fileRoutes(sandboxes));
   app.addHook('onClose', async () => sandboxes.settled());
   // After reconcile (the hook above), which removes sandboxes the database does not know; the runtime's close destroys the pool.
@@ -74,4 +75,11 @@ export async function registerPauses(app: FastifyInstance, sandboxes: SandboxSer
   const monitor = new SandboxMonitor(sandboxes, pauseSnapshots, app.log);
   app.addHook('onReady', async () => monitor.start());
   app.addHook('onClose', async () => monitor.stop());
+}
+
+/** A node without a runtime (an api node) serves the sandbox reads from the database and declares lost nodes' sandboxes. */
+export async function registerSandboxesWithoutRuntime(app: FastifyInstance, deps: Omit<LostNodeSandboxesDeps, 'log'>): Promise<SandboxesWithoutRuntime> {
+  const sandboxes = sandboxesWithoutRuntime({ ...deps, log: app.log });
+  await app.register(sandboxReadRoutes(sandboxes.reads));
+  return sandboxes;
 }

@@ -1,13 +1,13 @@
-// HTTP surface of sandboxes: create, list, get, destroy, exec (buffered and streaming), templates.
+// HTTP surface of sandboxes that needs a runtime: create, destroy, exec (buffered and streaming), templates (read-routes.ts reads them).
 import { PassThrough } from 'node:stream';
 import { Utf8Chunks, type TextPiece } from '../core/utf8-chunks.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SandboxRuntime } from '../runtime/runtime.js';
 import { templateStatus } from '../runtime/templates/index.js';
-import { ExecBody, ExecResult, ListQuery, Sandbox, SandboxCreated, SandboxListItem, SandboxParams, CreateSandboxBody } from './schemas.js';
+import { ExecBody, ExecResult, SandboxCreated, SandboxParams, CreateSandboxBody } from './schemas.js';
 import type { SandboxService } from './service.js';
-import { sandboxCreatedView, sandboxListItem } from './views.js';
+import { sandboxCreatedView } from './views.js';
 import { ErrorResponse } from '../core/error-body.js';
 import { NoContent } from '../core/schemas.js';
 
@@ -48,40 +48,6 @@ export function sandboxRoutes(service: SandboxService, dataDir: string, runtime:
         response: { 201: SandboxCreated, ...errors },
       },
       handler: async (request, reply) => reply.code(201).send(sandboxCreatedView(await service.create(request.principal!, request.body))),
-    });
-
-    app.get('/v1/sandboxes', {
-      config: access,
-      schema: {
-        tags: ['sandboxes'],
-        summary: "List the account's sandboxes",
-        description:
-          'Newest first, paged with `limit` (at most 500) and `offset`: read pages until one is shorter than `limit`. Destroyed sandboxes only with include_destroyed=true. Each item has its `spend_usd` (compute + LLM, as GET /v1/sandboxes/{id}) next to its `budget`.',
-        querystring: ListQuery,
-        response: { 200: Type.Array(SandboxListItem), ...errors },
-      },
-      handler: async (request) => {
-        const rows = await service.list(request.principal!.accountId, {
-          limit: request.query.limit ?? 100,
-          offset: request.query.offset ?? 0,
-          includeDestroyed: request.query.include_destroyed ?? false,
-        });
-        const spend = await service.spendOfMany(rows.map((row) => row.id));
-        return rows.map((row) => sandboxListItem(row, spend.get(row.id)!));
-      },
-    });
-
-    app.get('/v1/sandboxes/:id', {
-      config: access,
-      schema: {
-        tags: ['sandboxes'],
-        summary: 'Get a sandbox',
-        description:
-          'Every creation field except repo_token (keys of other scopes than `full` see `on_complete` and `on_budget_exceeded` as their origin, `https://host/***`: a webhook URL is often a credential), plus status, error, runtime, times, and what the sandbox has spent: `spend_usd` = `compute_cost_usd` (metered while running) + `llm_cost_usd` (its sessions), checked against `budget`.',
-        params: SandboxParams,
-        response: { 200: Sandbox, ...errors },
-      },
-      handler: async (request) => service.detail(await service.get(request.principal!.accountId, request.params.id), request.principal!.scope),
     });
 
     app.delete('/v1/sandboxes/:id', {

@@ -10,9 +10,9 @@ import type { Principal, Scope } from '../core/access.js';
 import type { Database } from '../core/db/schema.js';
 import { NO_PUBLISHER, type EventPublisher } from '../core/events/published.js';
 import type { ExecResult, SandboxRuntime } from '../runtime/runtime.js';
-import { getSandbox, recordActivity, type PlanAdmission, type PlanLock, type SandboxContext } from './context.js';
+import { recordActivity, type PlanAdmission, type PlanLock, type SandboxContext } from './context.js';
 import { createSandbox } from './create.js';
-import { eventsForScope, sandboxDetail } from './detail.js';
+import { SandboxRecords, type SandboxReads } from './reads.js';
 import type { SandboxEndings } from './endings.js';
 import { execForApi, runCommand, type CommandRequest, type ExecOutcome } from './exec.js';
 import { failCrashed, reconcileSandboxes } from './health.js';
@@ -55,11 +55,13 @@ export interface SandboxServiceDeps {
   node?: NodeAdmission | null;
 }
 
-export class SandboxService {
+/** Reads (SandboxReads) go through `records`, as on a node without a runtime. */
+export class SandboxService implements SandboxReads {
   /** The one writer of sandbox status; `lifecycle.subscribe(consumer)` registers in-process consumers. */
   readonly lifecycle: SandboxLifecycle;
   private readonly ctx: SandboxContext;
   private readonly spend: SpendCalculator;
+  private readonly records: SandboxRecords;
 
   constructor(deps: SandboxServiceDeps) {
     this.lifecycle = new SandboxLifecycle({
@@ -85,6 +87,7 @@ export class SandboxService {
       node: deps.node ?? null,
     };
     this.spend = deps.spend;
+    this.records = new SandboxRecords(deps.db, deps.spend, this.lifecycle);
   }
 
   /** The server whose runtime holds the sandboxes this service creates (PADDOCK_HOST_ID). */
@@ -107,7 +110,7 @@ export class SandboxService {
   }
 
   get(accountId: string, id: string): Promise<store.SandboxRow> {
-    return getSandbox(this.ctx, accountId, id);
+    return this.records.get(accountId, id);
   }
 
   /** This server's live sandboxes that have a budget: what a budget sweep looks at. */
@@ -116,27 +119,23 @@ export class SandboxService {
   }
 
   list(accountId: string, options: { limit: number; offset: number; includeDestroyed: boolean }): Promise<store.SandboxRow[]> {
-    return store.listSandboxes(this.ctx.db, accountId, options);
+    return this.records.list(accountId, options);
   }
 
-  /** The sandbox as GET answers it, with what it has spent so far. */
-  async detail(row: store.SandboxRow, scope: Scope) {
-    return sandboxDetail(row, await this.spend.ofOne(row.id), scope);
+  detail(row: store.SandboxRow, scope: Scope) {
+    return this.records.detail(row, scope);
   }
 
-  /** The sandbox's lifecycle timeline, oldest first (404 for another account's sandbox). */
-  async events(accountId: string, id: string, scope: Scope, page: { limit: number; offset: number }): Promise<SandboxEvent[]> {
-    const row = await this.get(accountId, id);
-    return eventsForScope(row, await this.lifecycle.events(id, page), scope);
+  events(accountId: string, id: string, scope: Scope, page: { limit: number; offset: number }): Promise<SandboxEvent[]> {
+    return this.records.events(accountId, id, scope, page);
   }
 
   async spendOf(id: string): Promise<SandboxSpend> {
     return this.spend.ofOne(id);
   }
 
-  /** The spend of a page of sandboxes in one batch (the list shows spend against budget). */
-  async spendOfMany(ids: readonly string[]): Promise<Map<string, SandboxSpend>> {
-    return ids.length ? this.spend.of(ids) : new Map();
+  spendOfMany(ids: readonly string[]): Promise<Map<string, SandboxSpend>> {
+    return this.records.spendOfMany(ids);
   }
 
   /** Whether only scopes that read secrets may reach inside the account's sandbox (false when there is none). */

@@ -11,21 +11,39 @@ const worker = (id: string, state: NodeState, alive: boolean) => ({ ...node(id, 
 
 describe('sandbox-bound requests', () => {
   it('names the sandbox of every path under /v1/sandboxes/{id} and of a preview host', () => {
-    for (const path of [
-      '/v1/sandboxes/sbx_1',
-      '/v1/sandboxes/sbx_1/exec/stream',
-      '/v1/sandboxes/sbx_1/terminal?ticket=t',
-      '/v1/sandboxes/sbx_1/processes/p/output?follow=true',
-      '/v1/sandboxes/sbx_1?x=1',
+    for (const [method, path] of [
+      ['DELETE', '/v1/sandboxes/sbx_1'],
+      ['POST', '/v1/sandboxes/sbx_1/exec/stream'],
+      ['GET', '/v1/sandboxes/sbx_1/terminal?ticket=t'],
+      ['GET', '/v1/sandboxes/sbx_1/processes/p/output?follow=true'],
+      ['GET', '/v1/sandboxes/sbx_1/files?path=/events'],
+      ['GET', '/v1/sandboxes/sbx_1/events/x'],
+      ['DELETE', '/v1/sandboxes/sbx_1?x=1'],
     ]) {
-      expect(sandboxBound('GET', path, null)).toEqual({ kind: 'sandbox', sandboxId: 'sbx_1' });
+      expect(sandboxBound(method, path, null)).toEqual({ kind: 'sandbox', sandboxId: 'sbx_1' });
     }
     expect(sandboxBound('GET', '/anything', { sandboxId: 'sbx_2', port: 80, label: 'sbx_2-80' })).toEqual({ kind: 'sandbox', sandboxId: 'sbx_2' });
+    expect(sandboxBound('GET', '/v1/sandboxes/sbx_2', { sandboxId: 'sbx_2', port: 80, label: 'sbx_2-80' })).toEqual({ kind: 'sandbox', sandboxId: 'sbx_2' });
   });
 
-  it('tells a create from the list and the other runtime routes, and leaves the rest alone', () => {
+  it('leaves reading sandboxes (the list, one sandbox, its timeline) to the node the request reached', () => {
+    for (const method of ['GET', 'HEAD']) {
+      for (const path of [
+        '/v1/sandboxes',
+        '/v1/sandboxes/?limit=5',
+        '/v1/sandboxes?limit=5',
+        '/v1/sandboxes/sbx_1',
+        '/v1/sandboxes/sbx_1?x=1',
+        '/v1/sandboxes/sbx_1/events',
+        '/v1/sandboxes/sbx_1/events?limit=2',
+      ]) {
+        expect(sandboxBound(method, path, null)).toBeNull();
+      }
+    }
+  });
+
+  it('tells a create from the other runtime routes, and leaves the rest alone', () => {
     expect(sandboxBound('POST', '/v1/sandboxes', null)).toEqual({ kind: 'create' });
-    expect(sandboxBound('GET', '/v1/sandboxes?limit=5', null)).toEqual({ kind: 'runtime' });
     expect(sandboxBound('GET', '/v1/templates', null)).toEqual({ kind: 'runtime' });
     expect(sandboxBound('GET', '/v1/snapshots', null)).toEqual({ kind: 'runtime' });
     for (const path of ['/v1/sandboxesx', '/v1/sessions', '/v1/snapshotsx', '/healthz', '/v1/admin/nodes']) expect(sandboxBound('GET', path, null)).toBeNull();

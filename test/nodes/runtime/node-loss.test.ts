@@ -135,7 +135,7 @@ describe('a worker that stops heartbeating, with only an api node left (PostgreS
     await apiNode?.close();
   });
 
-  it('is declared lost by the api node: its sandbox goes error (node_lost) with the sandbox_error alert', async () => {
+  it('is declared lost by the api node: its sandbox goes error (node_lost) with the sandbox_error alert, and reads of it are still answered', async () => {
     const { key } = await apiNode.signup();
     worker = await startVictim(workerData, apiNode.databaseUrl!, { ...cluster, PADDOCK_ROLE: 'worker' });
     // Placed by the api node on its only worker.
@@ -153,14 +153,22 @@ describe('a worker that stops heartbeating, with only an api node left (PostgreS
     worker = null;
     const lost = await declaredLost(nodes, 'the api node');
     expect(lost).toMatchObject({ alive: false, epoch: before.epoch + 1 });
-    // No worker is left to serve the sandbox's routes; its row and the account's alerts say what happened.
-    const row = await waitFor('the sandbox to be error', async () => {
-      const found = await apiNode.storage.db.selectFrom('sandboxes').select(['status', 'error']).where('id', '=', id).executeTakeFirstOrThrow();
-      return found.status === 'error' && found;
+    // No worker is left, and the api node still answers reads of the sandbox from the database.
+    const sandbox = await waitFor('the sandbox to be error', async () => {
+      const reply = await apiNode.request('GET', `/v1/sandboxes/${id}`, { token: key });
+      expect(reply.status, reply.text).toBe(200);
+      return reply.body.status === 'error' && reply.body;
     });
-    expect(row.error).toMatch(/^node_lost: /);
+    expect(sandbox.error).toMatch(/^node_lost: /);
+    const listed = await apiNode.request('GET', '/v1/sandboxes', { token: key });
+    expect(listed.body).toEqual([expect.objectContaining({ id, status: 'error' })]);
+    const timeline = await apiNode.request('GET', `/v1/sandboxes/${id}/events`, { token: key });
+    expect(timeline.body.at(-1)).toMatchObject({ type: 'sandbox.error', to: 'error', data: { reason: 'node_lost', node: VICTIM } });
     const alerts = await apiNode.request('GET', '/v1/alerts', { token: key });
     expect(alerts.body.filter((alert: any) => alert.type === 'sandbox_error')).toEqual([expect.objectContaining({ message: expect.stringContaining('node_lost') })]);
-    expect((await apiNode.request('GET', `/v1/sandboxes/${id}`, { token: key })).body.code).toBe('node_unreachable');
+    // What needs a runtime has nowhere to go.
+    const exec = await apiNode.request('POST', `/v1/sandboxes/${id}/exec`, { token: key, body: { command: 'true' } });
+    expect(exec.status).toBe(502);
+    expect(exec.body.code).toBe('node_unreachable');
   });
 });
