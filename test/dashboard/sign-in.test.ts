@@ -2,10 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { launchBrowser, openDashboard, PHONE, seriousAccessibilityViolations, type BrowserHandle } from './helpers/browser.js';
 
-// This server has no sandbox runtime: the overview's read of the sandbox list answers 404, which the page
-// shows as "not available here" and Chromium logs as a failed request.
-const NO_RUNTIME = /status of 404/;
-
 describe('dashboard sign-in in Chromium', () => {
   let t: TestApp;
   let browser: BrowserHandle;
@@ -18,7 +14,7 @@ describe('dashboard sign-in in Chromium', () => {
   });
 
   it('signs up, shows the first API key once, and keeps the session out of script-readable storage', async () => {
-    const d = await openDashboard(browser, { allowProblems: NO_RUNTIME });
+    const d = await openDashboard(browser);
     await d.page.goto(`${t.url}/signup`);
     await d.page.getByLabel('Email').fill('newcomer@example.com');
     await d.page.getByLabel(/Password/).fill('a long enough password');
@@ -65,7 +61,7 @@ describe('dashboard sign-in in Chromium', () => {
 
   it('is usable on a phone-sized screen: the menu folds and opens', async () => {
     const account = await t.signup();
-    const d = await openDashboard(browser, { viewport: PHONE, allowProblems: NO_RUNTIME });
+    const d = await openDashboard(browser, { viewport: PHONE });
     await d.context.request.post(`${t.url}/v1/dashboard/session`, { data: { email: account.email, password: account.password } });
     await d.page.goto(`${t.url}/`);
     const nav = d.page.getByRole('navigation', { name: 'Main' });

@@ -3,7 +3,7 @@
 // runtime does not serve the sandbox endpoints: the card says so instead of failing.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError, query } from '../../api/client';
+import { api, query } from '../../api/client';
 import { formatDuration, TimeAgo, Usd } from '../../components/format';
 import { PageTitle } from '../../components/PageTitle';
 import { ErrorState, Loading } from '../../components/states';
@@ -105,12 +105,6 @@ function Card<T>({ state, children }: { state: ApiState<T>; children: (data: T) 
 }
 
 function SandboxCounts({ state }: { state: ApiState<SandboxListItem[]> }) {
-  if (state.error instanceof ApiError && (state.error.status === 404 || state.error.status === 503))
-    return (
-      <p className="muted" data-testid="sandboxes-unavailable">
-        Sandboxes are not available on this server: it runs without a sandbox runtime.
-      </p>
-    );
   return (
     <Card state={state}>
       {(rows) => (
