@@ -1,6 +1,5 @@
 // /: the account at a glance: sandboxes running and paused, this month's usage against the plan, the
-// latest pipeline runs and the open alerts; each card leads to its page. A server without a sandbox
-// runtime does not serve the sandbox endpoints: the card says so instead of failing.
+// latest pipeline runs and the open alerts; each card leads to its page.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api, query } from '../../api/client';
