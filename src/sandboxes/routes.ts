@@ -1,4 +1,4 @@
-// HTTP surface of sandboxes that needs a runtime: create, destroy, exec (buffered and streaming), templates (read-routes.ts reads them).
+// HTTP surface of sandboxes that needs a runtime: create, destroy, exec (buffered and streaming), templates. Reading sandboxes is read-routes.ts.
 import { PassThrough } from 'node:stream';
 import { Utf8Chunks, type TextPiece } from '../core/utf8-chunks.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
