@@ -22,6 +22,7 @@ import { registerIdempotency } from './core/idempotency/hook.js';
 import type { IdempotencyStore } from './core/idempotency/store.js';
 import { guardServer } from './core/server-refusals.js';
 import { systemRoutes } from './core/system-routes.js';
+import { buildSerializer } from './core/serialization.js';
 import { buildValidator, describeValidationError } from './core/validation.js';
 import type { SandboxRuntime } from './runtime/runtime.js';
 import { registerPortsAndPreviews } from './ports/plugin.js';
@@ -150,7 +151,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     forceCloseConnections: 'idle',
     // A request without Host is answered as JSON by guardServer, not by Node with an empty body.
     http: { requireHostHeader: false },
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer } },
   });
   const allowedMethods = registerErrorHandling(app);
   registerNulGuard(app);

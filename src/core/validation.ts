@@ -1,25 +1,72 @@
 // Request validation: bodies are checked strictly (no type coercion, unknown fields rejected), while
 // querystrings and path params coerce "20" to 20 as every HTTP client expects. Error messages name the
 // offending field as `body.email`, `query.limit`, and carry it as `field` for the error body.
-import AjvModule, { type ErrorObject } from 'ajv';
+import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 
 const Ajv = AjvModule.default ?? AjvModule;
 const addFormats = addFormatsModule.default ?? addFormatsModule;
 
-function makeAjv(coerceTypes: boolean | 'array', externalSchemas: Record<string, unknown>) {
+type Coercion = boolean | 'array';
+
+function makeAjv(coerceTypes: Coercion) {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
-  for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema as object);
   return ajv;
 }
 
+/**
+ * Fastify asks for a validator once per plugin context (about ninety in this app), and a new Ajv compiles
+ * the JSON Schema meta-schema before its first schema: 1.6 s of CPU at every start. So one strict and one
+ * coercing Ajv serve the whole process, each shared schema added the first time a context names it, and
+ * each route schema compiled once. Fastify hands each app its own copies of the schemas, so both are
+ * known by their JSON; a context whose $id is already taken by a different schema gets Ajvs of its own,
+ * as Fastify would have made.
+ */
+class SharedAjv {
+  private readonly ajv;
+  /** $id → the JSON of the schema added under it. */
+  private readonly added = new Map<string, string>();
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(private readonly coerceTypes: Coercion) {
+    this.ajv = makeAjv(coerceTypes);
+  }
+
+  compilerFor(externalSchemas: Record<string, unknown>): (schema: object) => ValidateFunction {
+    const schemas = (Object.values(externalSchemas) as { $id?: string }[]).map((schema) => ({ schema, json: JSON.stringify(schema) }));
+    const taken = ({ schema, json }: (typeof schemas)[number]) => schema.$id === undefined || (this.added.has(schema.$id) && this.added.get(schema.$id) !== json);
+    if (schemas.some(taken)) {
+      const own = makeAjv(this.coerceTypes);
+      for (const { schema } of schemas) own.addSchema(schema);
+      return (schema) => own.compile(schema);
+    }
+    for (const { schema, json } of schemas) {
+      if (this.added.has(schema.$id!)) continue;
+      this.ajv.addSchema(schema);
+      this.added.set(schema.$id!, json);
+    }
+    return (schema) => {
+      const key = JSON.stringify(schema);
+      let validate = this.compiled.get(key);
+      if (!validate) {
+        validate = this.ajv.compile(schema);
+        this.compiled.set(key, validate);
+      }
+      return validate;
+    };
+  }
+}
+
+const strictAjv = new SharedAjv(false);
+const coercingAjv = new SharedAjv('array');
+
 /** Fastify calls this once per plugin context with the shared schemas (`addSchema`) visible there. */
 export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<any> {
-  const strictAjv = makeAjv(false, externalSchemas);
-  const coercingAjv = makeAjv('array', externalSchemas);
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema);
+  const strict = strictAjv.compilerFor(externalSchemas);
+  const coercing = coercingAjv.compilerFor(externalSchemas);
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing)(schema);
 }
 
 function fieldPath(dataVar: string, error: FastifySchemaValidationError): string {
