@@ -201,8 +201,8 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
   await app.register(systemRoutes(() => isReachable(storage.db)));
   await app.register(accountRoutes(accounts));
   await registerDashboard(app, { accounts, sessionTtlSeconds: config.sessionTtlSeconds, assetsDir: config.dashboardAssetsDir ?? undefined });
-  const { alerts, notifications, outbox } = await registerAlerts(app, config, storage);
-  const webhooks = await registerWebhooks(app, { config, storage, outbox });
+  const { alerts, notifications, outbox } = await registerAlerts(app, config, storage, secretsKey);
+  const webhooks = await registerWebhooks(app, { config, storage, outbox, secretsKey });
 
   const meter = new ComputeMeter(storage.db, config.computeRates);
   const sessions = new SessionService(
@@ -319,6 +319,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
     core: a2aCore,
     pipelineRuns: pipelines,
     limiters,
+    secretsKey,
   });
 
   metrics.readFrom({ sandboxes: runtime ? { counts: new SandboxCensus(storage.db, config.hostId), runtime: runtime.name } : null, pipelines: pipelines.counts, outbox });

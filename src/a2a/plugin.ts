@@ -70,6 +70,8 @@ export interface A2aOptions {
   /** The pipelines feature: runs (a task is one) and their cost. */
   pipelineRuns: PipelinesFeature;
   limiters: LimiterFactory;
+  /** The server's secrets key: task webhook secrets are stored sealed under a key derived from it. */
+  secretsKey: Buffer;
 }
 
 function taskRuns(pipelines: PipelinesFeature): TaskRuns & TaskCosts {
@@ -99,7 +101,7 @@ export async function registerA2a(app: FastifyInstance, options: A2aOptions): Pr
   app.addHook('onReady', async () => budgets.start());
   app.addHook('onClose', async () => budgets.stop());
 
-  const taskWebhooks = await registerTaskWebhooks(app, { config: options.config, db, outbox: options.outbox });
+  const taskWebhooks = await registerTaskWebhooks(app, { config: options.config, db, outbox: options.outbox, secretsKey: options.secretsKey });
   core.publishers.add(taskWebhooks.publisher);
   const streamSlots = await registerTaskStream(app, { tasks, signals: core.signals, heartbeatMs: options.config.a2aStreamHeartbeatMs });
   const { config, storage, outbox, authenticate } = options;

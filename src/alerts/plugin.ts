@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import type { Storage } from '../core/db/database.js';
 import type { Logger } from '../core/logging.js';
 import { Outbox } from '../core/outbox/outbox.js';
+import { TextSealer } from '../core/sealed-text.js';
+import { derivedKey } from '../secrets/key.js';
 import { createChannels } from './channels/index.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { NotificationService } from './notifications/service.js';
@@ -18,7 +20,7 @@ export interface AlertsFeature {
 }
 
 /** The alert and notification services over their outbox, without a server (the CLI raises through them too). */
-export function createAlerts(config: Config, storage: Storage, log: Logger): AlertsFeature & { closeChannels(): void } {
+export function createAlerts(config: Config, storage: Storage, log: Logger, secretsKey: Buffer): AlertsFeature & { closeChannels(): void } {
   const policy = { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks };
   const outbox = new Outbox(storage.db, storage.sqlDialect, config.outbox, log);
   let notifications: NotificationService | null = null;
@@ -30,13 +32,15 @@ export function createAlerts(config: Config, storage: Storage, log: Logger): Ale
     },
     outbox,
   );
-  notifications = new NotificationService(storage.db, storage.sqlDialect, outbox, channels.byName, policy);
+  const sealer = new TextSealer(derivedKey(secretsKey, 'paddock notification webhook secrets'));
+  notifications = new NotificationService(storage.db, storage.sqlDialect, outbox, channels.byName, policy, sealer);
   const alerts = new AlertService(storage.db, notifications, outbox);
   return { alerts, notifications, outbox, closeChannels: () => channels.close() };
 }
 
-export async function registerAlerts(app: FastifyInstance, config: Config, storage: Storage): Promise<AlertsFeature> {
-  const { alerts, notifications, outbox, closeChannels } = createAlerts(config, storage, app.log);
+export async function registerAlerts(app: FastifyInstance, config: Config, storage: Storage, secretsKey: Buffer): Promise<AlertsFeature> {
+  const { alerts, notifications, outbox, closeChannels } = createAlerts(config, storage, app.log, secretsKey);
+  await notifications.sealStoredSecrets();
   await app.register(alertRoutes(alerts));
   await app.register(notificationRoutes(notifications));
   app.addHook('onReady', async () => outbox.start());

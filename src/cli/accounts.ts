@@ -13,6 +13,7 @@ import { migrateToLatest } from '../core/db/migrate.js';
 import { HttpError } from '../core/errors.js';
 import { loggerOptions } from '../core/logging.js';
 import { limiterFactory } from '../core/rate-limit.js';
+import { loadSecretsKey } from '../secrets/key.js';
 
 export const ACCOUNTS_USAGE = `usage: paddock accounts <command>
   list                              every account: id, email, plan, status
@@ -35,7 +36,7 @@ export async function accountsCommand(args: string[], options: { status?: string
     return usage(`--status must be one of ${REQUEST_STATUSES.join(', ')}, got "${options.status}"`);
   const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
   const log = pino(loggerOptions(config.logLevel === 'info' ? 'warn' : config.logLevel));
-  const { alerts, closeChannels } = createAlerts(config, storage, log);
+  const { alerts, closeChannels } = createAlerts(config, storage, log, await loadSecretsKey(config.secretsKey, config.dataDir));
   try {
     await migrateToLatest(storage.db);
     const loginFailures = await limiterFactory(null).create({ keyPrefix: 'login_failures', points: config.loginMaxFailures, durationSeconds: config.loginFailureWindowSeconds });

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Storage } from '../core/db/database.js';
 import type { Outbox } from '../core/outbox/outbox.js';
+import { TextSealer } from '../core/sealed-text.js';
+import { derivedKey } from '../secrets/key.js';
 import { WEBHOOK_EVENT_KIND, webhookEventDelivery } from './delivery.js';
 import { WebhookPublisher } from './publisher.js';
 import { webhookRoutes } from './routes.js';
@@ -15,9 +17,10 @@ export interface WebhooksFeature {
   publisher: WebhookPublisher;
 }
 
-export async function registerWebhooks(app: FastifyInstance, options: { config: Config; storage: Storage; outbox: Outbox }): Promise<WebhooksFeature> {
+export async function registerWebhooks(app: FastifyInstance, options: { config: Config; storage: Storage; outbox: Outbox; secretsKey: Buffer }): Promise<WebhooksFeature> {
   const policy = { allowPrivate: options.config.allowPrivateWebhooks, allowHttp: options.config.allowHttpWebhooks };
-  const service = new WebhookService(options.storage.db, options.outbox, policy);
+  const service = new WebhookService(options.storage.db, options.outbox, policy, new TextSealer(derivedKey(options.secretsKey, 'paddock webhook endpoint secrets')));
+  await service.sealStoredSecrets();
   options.outbox.handle(
     WEBHOOK_EVENT_KIND,
     webhookEventDelivery(policy, (accountId, id) => service.endpointForDelivery(accountId, id)),

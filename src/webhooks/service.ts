@@ -8,6 +8,7 @@ import { newId } from '../core/ids.js';
 import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../core/net/outbound-guard.js';
 import type { Outbox } from '../core/outbox/outbox.js';
 import type { DeliveryStatus } from '../core/outbox/store.js';
+import type { TextSealer } from '../core/sealed-text.js';
 import { nowIso } from '../core/time.js';
 import { generateWebhookSecret, secretKey } from '../core/webhooks/signature.js';
 import { WEBHOOK_EVENT_KIND, type WebhookPayload } from './delivery.js';
@@ -24,7 +25,16 @@ export class WebhookService {
     private readonly db: Kysely<Database>,
     private readonly outbox: Outbox,
     private readonly policy: OutboundPolicy,
+    /** Secrets are stored sealed, bound to their endpoint's id. */
+    private readonly sealer: TextSealer,
   ) {}
+
+  /** Seals the secrets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
+  async sealStoredSecrets(): Promise<void> {
+    for (const row of await store.unsealedSecrets(this.db)) {
+      await store.replaceSecret(this.db, row.id, row.secret, this.sealer.seal(row.secret, row.id));
+    }
+  }
 
   async create(accountId: string, input: CreateWebhookInput) {
     const now = nowIso();
@@ -43,7 +53,7 @@ export class WebhookService {
       if ((await store.countEndpoints(trx, accountId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
         throw new LimitExceeded(`an account can have ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`, 'quota_exceeded');
       }
-      await store.insertEndpoint(trx, row);
+      await store.insertEndpoint(trx, { ...row, secret: this.sealer.seal(row.secret, row.id) });
     });
     return endpointView(row, true);
   }
@@ -69,7 +79,8 @@ export class WebhookService {
       updated_at: nowIso(),
     };
     const row = await this.row(accountId, id);
-    await store.updateEndpoint(this.db, accountId, id, changes);
+    const stored = changes.secret === undefined ? changes : { ...changes, secret: this.sealer.seal(changes.secret, id) };
+    await store.updateEndpoint(this.db, accountId, id, stored);
     return endpointView({ ...row, ...changes }, input.rotate_secret === true);
   }
 
@@ -103,9 +114,10 @@ export class WebhookService {
     return rows.map((row) => deliveryView(row, attempts));
   }
 
-  /** The endpoint as it is now, for the delivery handler (undefined once deleted). */
-  endpointForDelivery(accountId: string, id: string) {
-    return store.findEndpoint(this.db, accountId, id);
+  /** The endpoint as it is now, its secret opened, for the delivery handler (undefined once deleted). */
+  async endpointForDelivery(accountId: string, id: string) {
+    const row = await store.findEndpoint(this.db, accountId, id);
+    return row && { ...row, secret: this.sealer.open(row.secret, row.id) };
   }
 
   private async row(accountId: string, id: string): Promise<store.EndpointRow> {

@@ -3,13 +3,12 @@
 // event names by index, URLs refused by the outbound guard, the per-account quota, narrow keys,
 // another account's webhook); and deliveries of real task changes to a real receiver, signed so the
 // receiver can verify them, retried after a 500, refused at delivery for a name resolving to loopback.
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTaskWebhook } from '../../src/a2a/webhooks/signature.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { createPipeline, ECHO_SKILL, registerAgent } from '../helpers/a2a.js';
-import { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from '../helpers/receivers.js';
+import { createPipeline, ECHO_SKILL, registerAgent, taskWebhookVerifies } from '../helpers/a2a.js';
+import { startHttpReceiver, type HttpReceiver } from '../helpers/receivers.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const URL_OK = 'https://hooks.example.com/paddock';
@@ -249,17 +248,6 @@ describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
     return created.body as { id: string; agent_id: string };
   }
 
-  /** What the README tells a receiver to do, computed here independently of the server's code. */
-  function receiverVerifies(secret: string, request: ReceivedRequest): boolean {
-    const body = JSON.parse(request.body);
-    const expected =
-      'sha256=' +
-      createHmac('sha256', secret)
-        .update(`${body.timestamp}.${body.event}.${JSON.stringify(body.task)}`)
-        .digest('hex');
-    return expected === request.headers['x-paddock-signature'] && expected === body.signature;
-  }
-
   const bodies = (hook: HttpReceiver) => hook.requests.map((request) => JSON.parse(request.body));
 
   it('pushes the subscribed changes of a task, signed so the receiver can verify them, and lists the deliveries', async () => {
@@ -285,8 +273,8 @@ describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
       task: { id: task.id, agent_id: task.agent_id, status: 'input_needed', status_message: 'Proceed?', output: null },
       signature: expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
     });
-    expect(receiverVerifies('shared-secret-for-this-test', asking)).toBe(true);
-    expect(receiverVerifies('another-secret-entirely-0000', asking)).toBe(false);
+    expect(taskWebhookVerifies('shared-secret-for-this-test', asking)).toBe(true);
+    expect(taskWebhookVerifies('another-secret-entirely-0000', asking)).toBe(false);
     expect(verifyTaskWebhook('shared-secret-for-this-test', asking.body, asking.headers['x-paddock-signature'] as string)).toBe(true);
     expect(verifyTaskWebhook('shared-secret-for-this-test', asking.body.replace('"input_needed"', '"completed"'), askingBody.signature)).toBe(false);
     expect(Math.abs(Date.parse(askingBody.timestamp) - Date.now())).toBeLessThan(60_000);
@@ -296,7 +284,7 @@ describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
     await waitFor('task.completed', () => (hook.requests.length >= 2 ? true : null));
     const done = hook.requests[1];
     expect(JSON.parse(done.body)).toMatchObject({ event: 'task.completed', task: { id: task.id, status: 'completed' } });
-    expect(receiverVerifies('shared-secret-for-this-test', done)).toBe(true);
+    expect(taskWebhookVerifies('shared-secret-for-this-test', done)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hook.requests).toHaveLength(2);
     expect(failedOnly.requests).toHaveLength(0);
@@ -334,7 +322,7 @@ describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
     expect(hook.requests).toHaveLength(2);
     expect(hook.requests[1].body).toBe(hook.requests[0].body);
     expect(hook.requests.map((r) => r.headers['x-paddock-delivery'])).toEqual([deliveries[0].id, deliveries[0].id]);
-    expect(hook.requests.every((r) => receiverVerifies(created.secret, r))).toBe(true);
+    expect(hook.requests.every((r) => taskWebhookVerifies(created.secret, r))).toBe(true);
   });
 
   it('pushes every change to "*": created, running, input_needed, canceled (with the reason)', async () => {
@@ -348,7 +336,7 @@ describe.each(BACKENDS)('task webhook deliveries on %s', (backend) => {
     await waitFor('task.canceled', () => (bodies(hook).some((b) => b.event === 'task.canceled') ? true : null));
     expect(new Set(bodies(hook).map((b) => b.event))).toEqual(new Set(['task.created', 'task.running', 'task.input_needed', 'task.canceled']));
     expect(bodies(hook).find((b) => b.event === 'task.canceled').task).toMatchObject({ status: 'canceled', status_message: 'not needed' });
-    expect(hook.requests.every((r) => receiverVerifies(created.secret, r))).toBe(true);
+    expect(hook.requests.every((r) => taskWebhookVerifies(created.secret, r))).toBe(true);
   });
 
   it('drops the pending deliveries of a deleted webhook', async () => {

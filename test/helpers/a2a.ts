@@ -1,6 +1,8 @@
 // Helpers shared by the agent-delegation tests, over plain HTTP (a base URL and an API key), so tests
 // of any part can register agents however they started the server.
+import { createHmac } from 'node:crypto';
 import { expect } from 'vitest';
+import type { ReceivedRequest } from './receivers.js';
 
 async function post(baseUrl: string, apiKey: string, path: string, body: unknown) {
   const response = await fetch(`${baseUrl}${path}`, {
@@ -36,4 +38,15 @@ export const ECHO_SKILL = {
 export async function registerAgent(baseUrl: string, apiKey: string, overrides: Record<string, unknown> = {}) {
   const pipelineId = overrides.pipeline_id ?? (await createPipeline(baseUrl, apiKey)).id;
   return post(baseUrl, apiKey, '/v1/a2a/agents', { name: uniqueName('agent'), description: 'A test agent.', skills: [ECHO_SKILL], ...overrides, pipeline_id: pipelineId });
+}
+
+/** A task webhook push as the README tells a receiver to check it, computed apart from the server's code. */
+export function taskWebhookVerifies(secret: string, request: ReceivedRequest): boolean {
+  const body = JSON.parse(request.body);
+  const expected =
+    'sha256=' +
+    createHmac('sha256', secret)
+      .update(`${body.timestamp}.${body.event}.${JSON.stringify(body.task)}`)
+      .digest('hex');
+  return expected === request.headers['x-paddock-signature'] && expected === body.signature;
 }

@@ -7,6 +7,7 @@ import { newId } from '../../core/ids.js';
 import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
 import type { Outbox } from '../../core/outbox/outbox.js';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
+import type { TextSealer } from '../../core/sealed-text.js';
 import { nowIso } from '../../core/time.js';
 import { TASK_WEBHOOK_KIND } from './delivery.js';
 import { parseTaskEvents } from './events.js';
@@ -22,7 +23,16 @@ export class TaskWebhookService {
     private readonly db: Kysely<Database>,
     private readonly outbox: Outbox,
     private readonly policy: OutboundPolicy,
+    /** Secrets are stored sealed, bound to their webhook's id. */
+    private readonly sealer: TextSealer,
   ) {}
+
+  /** Seals the secrets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
+  async sealStoredSecrets(): Promise<void> {
+    for (const row of await store.unsealedSecrets(this.db)) {
+      await store.replaceSecret(this.db, row.id, row.secret, this.sealer.seal(row.secret, row.id));
+    }
+  }
 
   async create(accountId: string, input: CreateTaskWebhookInput) {
     const now = nowIso();
@@ -39,7 +49,7 @@ export class TaskWebhookService {
       if ((await store.countWebhooks(trx, accountId)) >= MAX_TASK_WEBHOOKS_PER_ACCOUNT) {
         throw new LimitExceeded(`an account can have ${MAX_TASK_WEBHOOKS_PER_ACCOUNT} task webhooks; delete one first`, 'quota_exceeded');
       }
-      await store.insertWebhook(trx, row);
+      await store.insertWebhook(trx, { ...row, secret: this.sealer.seal(row.secret, row.id) });
     });
     return webhookView(row, true);
   }
@@ -64,9 +74,10 @@ export class TaskWebhookService {
     return rows.map((row) => deliveryView(row, attempts));
   }
 
-  /** The webhook as it is now, for the delivery handler (undefined once deleted). */
-  webhookForDelivery(accountId: string, id: string) {
-    return store.findWebhook(this.db, accountId, id);
+  /** The webhook as it is now, its secret opened, for the delivery handler (undefined once deleted). */
+  async webhookForDelivery(accountId: string, id: string) {
+    const row = await store.findWebhook(this.db, accountId, id);
+    return row && { ...row, secret: this.sealer.open(row.secret, row.id) };
   }
 
   private async row(accountId: string, id: string): Promise<store.TaskWebhookRow> {

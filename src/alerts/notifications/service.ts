@@ -8,6 +8,7 @@ import { newId } from '../../core/ids.js';
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
 import type { Outbox } from '../../core/outbox/outbox.js';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
+import type { TextSealer } from '../../core/sealed-text.js';
 import { nowIso } from '../../core/time.js';
 import { outboxKind, type ChannelMessage, type NotificationChannel } from '../channels/channel.js';
 import { CHANNELS, type Channel } from '../rules.js';
@@ -43,7 +44,16 @@ export class NotificationService {
     private readonly outbox: Outbox,
     private readonly channels: Record<Channel, NotificationChannel>,
     private readonly policy: OutboundPolicy,
+    /** The webhook channel's secret is stored sealed, bound to its account's id. */
+    private readonly sealer: TextSealer,
   ) {}
+
+  /** Seals the secrets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
+  async sealStoredSecrets(): Promise<void> {
+    for (const row of await store.unsealedWebhookSecrets(this.db)) {
+      await store.replaceWebhookSecret(this.db, row.account_id, row.webhook_secret, this.sealer.seal(row.webhook_secret, row.account_id));
+    }
+  }
 
   /** Records the notification and queues a delivery per enabled channel, through `db` (the caller's transaction). */
   async create(db: Kysely<Database>, input: NewNotification): Promise<string> {
@@ -129,12 +139,17 @@ export class NotificationService {
     return deliveryView(row, await this.outbox.attempts([row.id]));
   }
 
-  /** The account's config, created with defaults (and a fresh webhook secret) on first use. */
+  /** The account's config, its secret opened, created with defaults (and a fresh webhook secret) on first use. */
   private async configRow(db: Kysely<Database>, accountId: string, forUpdate = false): Promise<store.ConfigRow> {
     const existing = await store.findConfig(db, accountId, forUpdate ? this.dialect : null);
-    if (existing) return existing;
-    await store.insertConfigIfMissing(db, defaultConfig(accountId, nowIso()));
-    return (await store.findConfig(db, accountId, forUpdate ? this.dialect : null))!;
+    if (existing) return this.opened(existing);
+    const fresh = defaultConfig(accountId, nowIso());
+    await store.insertConfigIfMissing(db, { ...fresh, webhook_secret: this.sealer.seal(fresh.webhook_secret, accountId) });
+    return this.opened((await store.findConfig(db, accountId, forUpdate ? this.dialect : null))!);
+  }
+
+  private opened(row: store.ConfigRow): store.ConfigRow {
+    return { ...row, webhook_secret: this.sealer.open(row.webhook_secret, row.account_id) };
   }
 
   async config(accountId: string) {
@@ -146,13 +161,14 @@ export class NotificationService {
     return this.db.transaction().execute(async (trx) => {
       const current = await this.configRow(trx, accountId, true);
       const changes = applyConfigUpdate(current, update, this.policy, nowIso());
-      await store.updateConfig(trx, accountId, changes);
+      await store.updateConfig(trx, accountId, { ...changes, webhook_secret: this.sealer.seal(changes.webhook_secret!, accountId) });
       return configView({ ...current, ...changes } as store.ConfigRow);
     });
   }
 
   /** The secret the `webhook` channel signs with, read when delivering. */
   async webhookSecret(accountId: string): Promise<string | null> {
-    return (await store.findConfig(this.db, accountId))?.webhook_secret ?? null;
+    const row = await store.findConfig(this.db, accountId);
+    return row ? this.sealer.open(row.webhook_secret, accountId) : null;
   }
 }
