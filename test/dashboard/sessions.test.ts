@@ -1,6 +1,6 @@
 // The sessions pages in Chromium: the list, and a session's replay timeline in sequence with type
 // filters, tokens, cost, trust score and findings; a long session is paged from the API as it scrolls,
-// with only a window of its rows in the DOM.
+// with only a window of its rows in the DOM, and a page read before the newest events is read again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { event, ingest, seedSandbox } from '../helpers/sessions.js';
@@ -135,6 +135,42 @@ describe('dashboard sessions in Chromium', () => {
     await expect.poll(async () => ((await alert.isVisible()) && (await pressTryAgain()), rows.count())).toBe(1);
     expect(await d.page.getByTestId('replay-event').textContent()).toContain('make');
     await d.finish('session-replay-retry');
+  });
+
+  it('shows the events that arrived while the replay page was on its way', async () => {
+    const d = await openDashboard(browser);
+    const { key, accountId } = await signInOnTeamPlan(d, t);
+    const sandboxId = await seedSandbox(t, accountId);
+    const step = (n: number) => event(sandboxId, 'late-run', 'tool_call', { tool: `late-step-${n}` });
+    await ingest(t, key, [step(1), step(2)]);
+    // The first replay page is read by the server at once but reaches the page only once three more
+    // events have been counted by the summary the page polls.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await d.page.route(/\/v1\/sessions\/late-run\/replay\?/, async (route) => {
+      if (held++ > 0) return route.continue();
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    const counted = (total: number) =>
+      d.page.waitForResponse(async (response) => new URL(response.url()).pathname === '/v1/sessions/late-run/replay/summary' && (await response.json()).event_count === total, {
+        timeout: 40_000,
+      });
+    const two = counted(2);
+    await d.page.goto(`${t.url}/sessions/late-run`);
+    await two;
+    await expect.poll(() => held).toBe(1);
+    const five = counted(5);
+    await ingest(t, key, [step(3), step(4), step(5)]);
+    await five;
+    release();
+    const rows = d.page.getByTestId('replay-event');
+    await expect.poll(() => rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-sequence'))), { timeout: 15_000 }).toEqual(['1', '2', '3', '4', '5']);
+    expect(await rows.last().textContent()).toContain('late-step-5');
+    expect(held).toBe(2);
+    await d.finish('session-replay-late-events');
   });
 
   it('reads on a phone', async () => {

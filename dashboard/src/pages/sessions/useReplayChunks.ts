@@ -33,6 +33,9 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
   // lands: until React renders the landed page, `load` still sees the chunks without it (a virtualiser's
   // synchronous re-render can call it in between), and would fetch it again.
   const requested = useRef(new Set<number>());
+  // The most events the summary has counted: a partial page that answers fewer, when the count grew while
+  // it was in flight, was read before the newest events and is asked again.
+  const latestKnown = useRef(0);
   const wanted = useRef<[number, number]>([0, 0]);
   const generation = useRef(0);
 
@@ -40,6 +43,7 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
   useEffect(() => {
     generation.current += 1;
     requested.current.clear();
+    latestKnown.current = 0;
     setChunks(new Map());
     setTotal(0);
     setError(null);
@@ -47,6 +51,7 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
 
   // New events arrived (the session is live): the last, partial page is fetched again.
   useEffect(() => {
+    if (knownTotal !== undefined) latestKnown.current = Math.max(latestKnown.current, knownTotal);
     if (knownTotal === undefined || knownTotal <= total) return;
     setTotal(knownTotal);
     const last = Math.floor(Math.max(0, total - 1) / CHUNK);
@@ -61,14 +66,20 @@ export function useReplayChunks(sessionId: string, type: EventType | '', knownTo
   }, [knownTotal, total, chunks]);
 
   const fetchChunk = useCallback(
-    (index: number, afterSeq: number) => {
+    function fetchChunk(index: number, afterSeq: number) {
       if (requested.current.has(index)) return;
       requested.current.add(index);
       const mine = generation.current;
+      const knownAtSend = latestKnown.current;
       api
         .get<ReplayPage>(`/v1/sessions/${encodeURIComponent(sessionId)}/replay${query({ after_seq: afterSeq, limit: CHUNK, type })}`)
         .then((page) => {
           if (mine !== generation.current) return;
+          if (page.events.length < CHUNK && page.total < latestKnown.current && latestKnown.current > knownAtSend) {
+            requested.current.delete(index);
+            fetchChunk(index, afterSeq);
+            return;
+          }
           setTotal((current) => Math.max(current, page.total));
           setChunks((current) => new Map(current).set(index, { events: page.events, nextSeq: page.next_seq }));
           setError(null);
