@@ -59,51 +59,67 @@ run_vitest() {
   echo "== Node $("$node" --version): $((SECONDS - started)) s"
 }
 
-# The whole suite runs as two chains of Vitest processes at once (Vitest runs a config's projects one after
-# the other): `runtime`, one file at a time; beside it `api` on one worker and then `runtime-apart`, one
-# file at a time on network profiles of its own (vitest.config.ts). Runtime files mostly wait on runc,
-# mounts and the network (a runtime file keeps about 0.9 of the two cores busy), so two of them at once
-# fit where one did. Built once here; the host networks are removed once both chains have finished.
+# One Vitest run in the background lane: its output to a log printed at the end, its report listed.
+lane_vitest() {
+  local node="$1" name="$2" project_started=$SECONDS
+  shift 2
+  PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs run --reporter=default --reporter=json \
+    --outputFile.json=".test-results/vitest-$name.json" "$@" >".test-results/vitest-$name.log" 2>&1 || lane_status=1
+  echo "== Node $("$node" --version): $name, $((SECONDS - project_started)) s" >>".test-results/vitest-$name.log"
+}
+
+# The whole suite runs in two lanes of Vitest processes at once (Vitest runs a config's projects one after
+# the other). Runtime files mostly wait on runc, mounts and the network (one keeps about 0.9 of the two
+# cores busy), api files on servers and PostgreSQL, so two lanes fit where one ran:
+# - this lane: `runtime`, then `runtime-apart` (its own network profiles, vitest.config.ts), one file at a time;
+# - the background lane: `api` on one worker, then, once `runtime` is done with the host's default sandbox
+#   network (the CLI's servers use it), the other Nodes' files on network profiles of their own (base + 20).
+# Built once here; the host networks are removed once both lanes have finished.
 run_whole_suite() {
   local node="$1" label="$2" started=$SECONDS
+  shift 2
+  local base="${PADDOCK_TEST_NETWORK_BASE:-0}"
   PATH="$(dirname "$node"):$PATH" "$node" node_modules/typescript/bin/tsc -p tsconfig.json
   bash scripts/build-agent.sh
   bash scripts/build-relay.sh
-  echo "== Node $("$node" --version): the api and runtime-apart projects (beside the runtime one; their output follows the runtime one's)"
+  echo "== Node $("$node" --version): runtime and runtime-apart here; api, then the other Nodes' files, beside them (their output follows)"
+  local lane_names=("$label-api")
+  for other in "$@"; do lane_names+=("${other#*=}"); done
   (
-    chain_status=0
-    for project in api runtime-apart; do
-      project_started=$SECONDS
-      PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 PADDOCK_TEST_API_WORKERS=1 PATH="$(dirname "$node"):$PATH" "$node" node_modules/vitest/vitest.mjs \
-        run --project "$project" --reporter=default --reporter=json \
-        --outputFile.json=".test-results/vitest-$label-$project.json" >".test-results/vitest-$label-$project.log" 2>&1 || chain_status=1
-      echo "== Node $("$node" --version): $project, $((SECONDS - project_started)) s" >>".test-results/vitest-$label-$project.log"
+    lane_status=0
+    PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 PADDOCK_TEST_API_WORKERS=1 lane_vitest "$node" "$label-api" --project api
+    while [ ! -e .test-results/runtime.done ]; do sleep 2; done
+    for other in "$@"; do
+      # shellcheck disable=SC2086 # a list of paths without spaces
+      PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 PADDOCK_TEST_API_WORKERS=1 PADDOCK_TEST_NETWORK_BASE=$((base + 20)) \
+        lane_vitest "${other%%=*}" "${other#*=}" $other_node_files
     done
-    exit "$chain_status"
+    exit "$lane_status"
   ) &
-  local chain_pid=$!
+  local lane_pid=$!
   PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 run_vitest "$node" ".test-results/vitest-$label.json" --project runtime
-  wait "$chain_pid" || status=1
+  touch .test-results/runtime.done
+  PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 run_vitest "$node" ".test-results/vitest-$label-runtime-apart.json" --project runtime-apart
+  wait "$lane_pid" || status=1
   bash scripts/remove-test-networks.sh
-  for project in api runtime-apart; do
-    cat ".test-results/vitest-$label-$project.log"
-    reports+=(".test-results/vitest-$label-$project.json")
+  PADDOCK_TEST_NETWORK_BASE=$((base + 20)) bash scripts/remove-test-networks.sh
+  for name in "${lane_names[@]}"; do
+    cat ".test-results/vitest-$name.log"
+    reports+=(".test-results/vitest-$name.json")
   done
-  echo "== Node $("$node" --version): the whole suite, $((SECONDS - started)) s"
+  echo "== the whole suite: $((SECONDS - started)) s"
 }
 
-for index in "${!test_nodes[@]}"; do
-  node="${test_nodes[$index]}"
-  label="node${test_majors[$index]}"
-  if [ "$#" -gt 0 ]; then
-    run_vitest "$node" ".test-results/vitest-$label.json" "$@"
-  elif [ "$index" -eq 0 ]; then
-    run_whole_suite "$node" "$label"
-  else
-    # shellcheck disable=SC2086 # a list of paths without spaces
-    run_vitest "$node" ".test-results/vitest-$label.json" $other_node_files
-  fi
-done
+if [ "$#" -gt 0 ]; then
+  for index in "${!test_nodes[@]}"; do run_vitest "${test_nodes[$index]}" ".test-results/vitest-node${test_majors[$index]}.json" "$@"; done
+else
+  # The other Nodes as node=label pairs.
+  others=()
+  for index in "${!test_nodes[@]}"; do
+    if [ "$index" -gt 0 ]; then others+=("${test_nodes[$index]}=node${test_majors[$index]}"); fi
+  done
+  run_whole_suite "${test_nodes[0]}" "node${test_majors[0]}" "${others[@]}"
+fi
 
 if wait "$typecheck_pid"; then
   echo "typecheck of tests and benchmarks: ok"
