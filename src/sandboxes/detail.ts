@@ -1,5 +1,5 @@
 // The sandbox as GET answers it, by the caller's scope: a confidential sandbox's env (a pipeline's env
-// and run token, for stage sandboxes) and failure output are shown to narrower scopes withheld.
+// and run token, for stage sandboxes), init_script and failure output are shown to narrower scopes withheld.
 import type { SandboxSpend } from '../billing/metering/spend.js';
 import { scopeReadsSecrets, type Scope } from '../core/access.js';
 import type { SandboxEvent } from './lifecycle/contract.js';
@@ -18,6 +18,7 @@ export function sandboxDetail(row: SandboxRow, spend: SandboxSpend, scope: Scope
   return {
     ...view,
     env: Object.fromEntries(Object.keys(view.env).map((name) => [name, HIDDEN_VALUE])),
+    init_script: view.init_script === null ? null : HIDDEN_VALUE,
     error: view.error === null ? null : withheld(view.error, scope),
   };
 }

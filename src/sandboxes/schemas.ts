@@ -165,7 +165,9 @@ export const Sandbox = Type.Object(
     llm_cost_usd: Type.Number({ description: "LLM cost recorded in the sandbox's sessions." }),
     on_complete: Nullable(Type.String()),
     on_budget_exceeded: Nullable(Type.String()),
-    init_script: Nullable(Type.String()),
+    init_script: Nullable(
+      Type.String({ description: 'The init_script given at create. For a confidential sandbox a key narrower than `full` sees `***` in its place (a script often carries a credential).' }),
+    ),
     timeout: Type.Union([Type.Integer(), Type.Null()]),
     packages: Type.Array(Type.String()),
     agents: Type.Array(Type.String()),

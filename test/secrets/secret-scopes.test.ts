@@ -63,7 +63,8 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
   });
 
   it("keeps narrower keys out of a sandbox holding secrets, its snapshots' content and its sessions' events", async () => {
-    const held = await create(full, { secrets: ['API_TOKEN'], env: { PLAIN: 'visible' } });
+    const inlineToken = `inline-${Math.random().toString(36).slice(2)}`;
+    const held = await create(full, { secrets: ['API_TOKEN'], env: { PLAIN: 'visible' }, init_script: `echo ${inlineToken} > /tmp/configured` });
     expect(held.status, held.text).toBe(201);
     const id = held.body.id as string;
     const plain = await create(sandboxKey);
@@ -78,8 +79,11 @@ describe.each(MATRIX)('secrets and scopes on %s with %s', (backend, runtime) => 
       const got = await t.request('GET', `/v1/sandboxes/${id}`, { token });
       expect(got.status).toBe(200);
       expect(got.body.secrets).toEqual(['API_TOKEN']);
+      expect(got.body.init_script).toBe('***');
+      expect(got.text).not.toContain(inlineToken);
       expect(got.text).not.toContain(value);
     }
+    expect((await t.request('GET', `/v1/sandboxes/${id}`, { token: full })).body.init_script).toBe(`echo ${inlineToken} > /tmp/configured`);
 
     // Inside: exec, streaming exec, files, git, terminal, preview protection.
     for (const token of [sandboxKey]) {
