@@ -24,6 +24,12 @@ function makeAjv(coerceTypes: Coercion) {
  * known by their JSON; a context whose $id is already taken by a different schema gets Ajvs of its own,
  * as Fastify would have made.
  */
+/** A shared schema (`addSchema`) with its JSON, worked out once for both Ajvs. */
+interface SharedSchema {
+  schema: { $id?: string };
+  json: string;
+}
+
 class SharedAjv {
   private readonly ajv;
   /** $id → the JSON of the schema added under it. */
@@ -34,9 +40,8 @@ class SharedAjv {
     this.ajv = makeAjv(coerceTypes);
   }
 
-  compilerFor(externalSchemas: Record<string, unknown>): (schema: object) => ValidateFunction {
-    const schemas = (Object.values(externalSchemas) as { $id?: string }[]).map((schema) => ({ schema, json: JSON.stringify(schema) }));
-    const taken = ({ schema, json }: (typeof schemas)[number]) => schema.$id === undefined || (this.added.has(schema.$id) && this.added.get(schema.$id) !== json);
+  compilerFor(schemas: SharedSchema[]): (schema: object) => ValidateFunction {
+    const taken = ({ schema, json }: SharedSchema) => schema.$id === undefined || (this.added.has(schema.$id) && this.added.get(schema.$id) !== json);
     if (schemas.some(taken)) {
       const own = makeAjv(this.coerceTypes);
       for (const { schema } of schemas) own.addSchema(schema);
@@ -64,8 +69,9 @@ const coercingAjv = new SharedAjv('array');
 
 /** Fastify calls this once per plugin context with the shared schemas (`addSchema`) visible there. */
 export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<any> {
-  const strict = strictAjv.compilerFor(externalSchemas);
-  const coercing = coercingAjv.compilerFor(externalSchemas);
+  const schemas = (Object.values(externalSchemas) as SharedSchema['schema'][]).map((schema) => ({ schema, json: JSON.stringify(schema) }));
+  const strict = strictAjv.compilerFor(schemas);
+  const coercing = coercingAjv.compilerFor(schemas);
   return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing)(schema);
 }
 
