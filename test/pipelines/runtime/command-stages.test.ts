@@ -37,7 +37,7 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
   const logs = async (pipelineId: string, runId: string, stage: string) => (await t.request('GET', `/v1/pipelines/${pipelineId}/runs/${runId}/stages/${stage}/logs`, { token: key })).body;
 
   beforeAll(async () => {
-    t = await startApp('sqlite', { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50', PADDOCK_PIPELINE_LEASE_SECONDS: '3' }, { runtime });
+    t = await startApp('sqlite', { PADDOCK_PIPELINE_POLL_INTERVAL_MS: '50' }, { runtime });
     key = (await t.signupOnPlan('enterprise')).key;
   });
   afterAll(async () => {
@@ -105,7 +105,8 @@ describe.each(RUNTIMES)('command stages with %s', (runtime) => {
     const run = await startRun(t, key, pipeline.id);
     const other = await startRun(t, key, pipeline.id);
     const done = await waitForRun(t, key, pipeline.id, run.id);
-    expect(done.status, JSON.stringify(await logs(pipeline.id, run.id, 'writer'))).toBe('succeeded');
+    const why = async () => JSON.stringify({ stages: done.stages, reader: await logs(pipeline.id, run.id, 'reader') });
+    expect(done.status, await why()).toBe('succeeded');
     const entry = (await t.request('GET', `/v1/pipelines/${pipeline.id}/runs/${run.id}/state/build-info`, { token: key })).body;
     expect(entry).toMatchObject({ value: '{"version":"1.2.3"}', type: 'json', created_by: 'writer' });
     const reader = (await logs(pipeline.id, run.id, 'reader')).attempts[0].stdout;
