@@ -22,7 +22,7 @@ export interface AlertsFeature {
 /** The alert and notification services over their outbox, without a server (the CLI raises through them too). */
 export function createAlerts(config: Config, storage: Storage, log: Logger, secretsKey: Buffer): AlertsFeature & { closeChannels(): void } {
   const policy = { allowPrivate: config.allowPrivateWebhooks, allowHttp: config.allowHttpWebhooks };
-  const outbox = new Outbox(storage.db, storage.sqlDialect, config.outbox, log);
+  const outbox = new Outbox(storage.db, storage.sqlDialect, config.outbox, log, new TextSealer(derivedKey(secretsKey, 'paddock outbox targets')));
   let notifications: NotificationService | null = null;
   const channels = createChannels(
     {
@@ -41,6 +41,7 @@ export function createAlerts(config: Config, storage: Storage, log: Logger, secr
 export async function registerAlerts(app: FastifyInstance, config: Config, storage: Storage, secretsKey: Buffer): Promise<AlertsFeature> {
   const { alerts, notifications, outbox, closeChannels } = createAlerts(config, storage, app.log, secretsKey);
   await notifications.sealStoredSecrets();
+  await outbox.sealStoredTargets();
   await app.register(alertRoutes(alerts));
   await app.register(notificationRoutes(notifications));
   app.addHook('onReady', async () => outbox.start());

@@ -1,8 +1,8 @@
 // Notifications: the in-app record every alert (and later other events) creates, its deliveries to the
 // channels the account enabled, and the notification config those deliveries read.
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { SqlDialect } from '../../core/db/dialect.js';
-import type { Database } from '../../core/db/schema.js';
+import type { Database, NotificationConfigsTable } from '../../core/db/schema.js';
 import { NotFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
@@ -36,6 +36,12 @@ export interface Page {
 }
 
 const NOTIFICATION_KIND_PREFIX = 'notification.';
+const CHAT_URL_COLUMNS = ['chat_a_webhook_url', 'chat_b_webhook_url'] as const;
+
+/** What a chat URL is sealed for: its account and its column, so neither opens elsewhere. */
+function chatUrlRow(accountId: string, column: (typeof CHAT_URL_COLUMNS)[number]): string {
+  return `${accountId}/${column}`;
+}
 
 export class NotificationService {
   constructor(
@@ -44,7 +50,7 @@ export class NotificationService {
     private readonly outbox: Outbox,
     private readonly channels: Record<Channel, NotificationChannel>,
     private readonly policy: OutboundPolicy,
-    /** The webhook channel's secret is stored sealed, bound to its account's id. */
+    /** The webhook channel's secret and the chat webhook URLs (each a credential) are stored sealed, bound to their account. */
     private readonly sealer: TextSealer,
   ) {}
 
@@ -52,6 +58,11 @@ export class NotificationService {
   async sealStoredSecrets(): Promise<void> {
     for (const row of await store.unsealedWebhookSecrets(this.db)) {
       await store.replaceWebhookSecret(this.db, row.account_id, row.webhook_secret, this.sealer.seal(row.webhook_secret, row.account_id));
+    }
+    for (const column of CHAT_URL_COLUMNS) {
+      for (const row of await store.unsealedColumn(this.db, column)) {
+        await store.replaceColumn(this.db, row.account_id, column, row.value, this.sealer.seal(row.value, chatUrlRow(row.account_id, column)));
+      }
     }
   }
 
@@ -71,7 +82,8 @@ export class NotificationService {
       created_at: nowIso(),
     };
     await store.insertNotification(db, row);
-    const config = await store.findConfig(db, input.accountId);
+    const stored = await store.findConfig(db, input.accountId);
+    const config = stored && this.opened(stored);
     const message: ChannelMessage = {
       notificationId: row.id,
       type: row.type,
@@ -149,7 +161,21 @@ export class NotificationService {
   }
 
   private opened(row: store.ConfigRow): store.ConfigRow {
-    return { ...row, webhook_secret: this.sealer.open(row.webhook_secret, row.account_id) };
+    const opened = { ...row, webhook_secret: this.sealer.open(row.webhook_secret, row.account_id) };
+    for (const column of CHAT_URL_COLUMNS) {
+      const value = row[column];
+      if (value !== null) opened[column] = this.sealer.open(value, chatUrlRow(row.account_id, column));
+    }
+    return opened;
+  }
+
+  private sealed(accountId: string, changes: Updateable<NotificationConfigsTable>): Updateable<NotificationConfigsTable> {
+    const sealed = { ...changes, webhook_secret: this.sealer.seal(changes.webhook_secret!, accountId) };
+    for (const column of CHAT_URL_COLUMNS) {
+      const value = changes[column];
+      if (value) sealed[column] = this.sealer.seal(value, chatUrlRow(accountId, column));
+    }
+    return sealed;
   }
 
   async config(accountId: string) {
@@ -161,7 +187,7 @@ export class NotificationService {
     return this.db.transaction().execute(async (trx) => {
       const current = await this.configRow(trx, accountId, true);
       const changes = applyConfigUpdate(current, update, this.policy, nowIso());
-      await store.updateConfig(trx, accountId, { ...changes, webhook_secret: this.sealer.seal(changes.webhook_secret!, accountId) });
+      await store.updateConfig(trx, accountId, this.sealed(accountId, changes));
       return configView({ ...current, ...changes } as store.ConfigRow);
     });
   }

@@ -78,3 +78,25 @@ export function unsealedWebhookSecrets(db: Kysely<Database>) {
 export async function replaceWebhookSecret(db: Kysely<Database>, accountId: string, current: string, next: string): Promise<void> {
   await db.updateTable('notification_configs').set({ webhook_secret: next }).where('account_id', '=', accountId).where('webhook_secret', '=', current).execute();
 }
+
+type SealedColumn = 'chat_a_webhook_url' | 'chat_b_webhook_url';
+
+/** Values of `column` stored in plain text, before sealing existed. */
+export function unsealedColumn(db: Kysely<Database>, column: SealedColumn) {
+  return db
+    .selectFrom('notification_configs')
+    .select(['account_id', `${column} as value`])
+    .where(column, 'is not', null)
+    .where(column, 'not like', SEALED_LIKE)
+    .execute() as Promise<{ account_id: string; value: string }[]>;
+}
+
+/** Replaces `column` only if it is still `current`, so nodes sealing at once write it once. */
+export async function replaceColumn(db: Kysely<Database>, accountId: string, column: SealedColumn, current: string, next: string): Promise<void> {
+  await db
+    .updateTable('notification_configs')
+    .set({ [column]: next })
+    .where('account_id', '=', accountId)
+    .where(column, '=', current)
+    .execute();
+}

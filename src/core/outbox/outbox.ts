@@ -1,11 +1,13 @@
 // The durable outbox: features enqueue a delivery (an email, a webhook call) in the same transaction as
 // the change it reports, and a worker in every process delivers due rows through the handler registered
 // for their kind, retrying with backoff until delivered or out of attempts. Rows and their attempts are
-// the record users see.
+// the record users see. A target can be a credential (a chat webhook URL is one), so it is stored sealed,
+// bound to its row, and opened only here and in the worker.
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
+import type { TextSealer } from '../sealed-text.js';
 import { nowIso } from '../time.js';
 import * as store from './store.js';
 import type { DeliveryHandler, OutboxSettings } from './delivery.js';
@@ -13,6 +15,8 @@ import { OutboxWorker } from './worker.js';
 import type { Logger } from '../logging.js';
 
 export { DeliveryFailed, type Delivery, type DeliveryHandler, type DeliveryResult, type OutboxSettings } from './delivery.js';
+
+const SEAL_BATCH = 500;
 
 export interface NewDelivery {
   kind: string;
@@ -31,8 +35,20 @@ export class Outbox {
     dialect: SqlDialect,
     private readonly settings: OutboxSettings,
     log: Logger,
+    private readonly targets: TextSealer,
   ) {
-    this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log);
+    this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log, (row) => this.opened(row));
+  }
+
+  /** Seals the targets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
+  async sealStoredTargets(): Promise<void> {
+    for (let rows = await store.unsealedTargets(this.db, SEAL_BATCH); rows.length; rows = await store.unsealedTargets(this.db, SEAL_BATCH)) {
+      for (const row of rows) await store.replaceTarget(this.db, row.id, row.target, this.targets.seal(row.target, row.id));
+    }
+  }
+
+  private opened(row: store.DeliveryRow): store.DeliveryRow {
+    return { ...row, target: this.targets.open(row.target, row.id) };
   }
 
   /** The handler that delivers rows of `kind` in this process. */
@@ -49,7 +65,7 @@ export class Outbox {
       kind: delivery.kind,
       account_id: delivery.accountId,
       source_id: delivery.sourceId,
-      target: delivery.target,
+      target: this.targets.seal(delivery.target, id),
       payload: JSON.stringify(delivery.payload),
       status: 'pending',
       attempts: 0,
@@ -79,16 +95,17 @@ export class Outbox {
     return this.worker.stop();
   }
 
-  list(filter: store.DeliveryFilter) {
-    return store.listDeliveries(this.db, filter);
+  async list(filter: store.DeliveryFilter) {
+    return (await store.listDeliveries(this.db, filter)).map((row) => this.opened(row));
   }
 
-  find(accountId: string, id: string) {
-    return store.findDelivery(this.db, accountId, id);
+  async find(accountId: string, id: string) {
+    const row = await store.findDelivery(this.db, accountId, id);
+    return row && this.opened(row);
   }
 
-  forSources(sourceIds: string[]) {
-    return store.deliveriesForSources(this.db, sourceIds);
+  async forSources(sourceIds: string[]) {
+    return (await store.deliveriesForSources(this.db, sourceIds)).map((row) => this.opened(row));
   }
 
   attempts(deliveryIds: string[]) {
