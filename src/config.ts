@@ -94,7 +94,7 @@ export interface Config {
     /** Port of the state gateway on the sandbox bridge address (commands read/write their run's state); 0 turns it off. */
     stateGatewayPort: number;
   };
-  /** 32-byte key (PADDOCK_SECRETS_KEY) that encrypts account secrets and webhook signing secrets and signs snapshot download URLs;
+  /** 32-byte key (PADDOCK_SECRETS_KEY) that encrypts account secrets, webhook signing secrets, chat webhook URLs, A2A push-notification credentials and outbox targets, and signs snapshot download URLs;
    * null: one is generated into `<dataDir>/keys/secrets.key` on first start (single node only). */
   secretsKey: Buffer | null;
   /** Base URL clients reach this server at (PADDOCK_PUBLIC_URL), for links such as snapshot downloads;

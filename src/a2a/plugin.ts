@@ -70,7 +70,7 @@ export interface A2aOptions {
   /** The pipelines feature: runs (a task is one) and their cost. */
   pipelineRuns: PipelinesFeature;
   limiters: LimiterFactory;
-  /** The server's secrets key: task webhook secrets are stored sealed under a key derived from it. */
+  /** The server's secrets key: task webhook secrets and push-notification credentials are stored sealed under keys derived from it. */
   secretsKey: Buffer;
 }
 
@@ -104,7 +104,7 @@ export async function registerA2a(app: FastifyInstance, options: A2aOptions): Pr
   const taskWebhooks = await registerTaskWebhooks(app, { config: options.config, db, outbox: options.outbox, secretsKey: options.secretsKey });
   core.publishers.add(taskWebhooks.publisher);
   const streamSlots = await registerTaskStream(app, { tasks, signals: core.signals, heartbeatMs: options.config.a2aStreamHeartbeatMs });
-  const { config, storage, outbox, authenticate } = options;
-  core.publishers.add(await registerA2aProtocol(app, { config, storage, outbox, tasks, agents, signals: core.signals, authenticate }));
+  const { config, storage, outbox, authenticate, secretsKey } = options;
+  core.publishers.add(await registerA2aProtocol(app, { config, storage, outbox, tasks, agents, signals: core.signals, authenticate, secretsKey }));
   return { agents, tasks, signals: core.signals, publishers: core.publishers, taskWebhooks: taskWebhooks.service, streamSlots };
 }

@@ -1,5 +1,6 @@
 // A2A push-notification configs (a2a_push_configs): where a client wants each status change of one of
-// its tasks POSTed. The URL passes the SSRF guard when it is saved and again at every delivery.
+// its tasks POSTed. The URL passes the SSRF guard when it is saved and again at every delivery; the
+// token and authentication are stored sealed (push-credentials.ts).
 import type { Kysely } from 'kysely';
 import type { AuthenticationInfo, TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
@@ -7,24 +8,23 @@ import type { Database } from '../../core/db/schema.js';
 import type { Tx } from '../../core/db/handles.js';
 import { newId } from '../../core/ids.js';
 import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
+import { SEALED_LIKE } from '../../core/sealed-text.js';
 import { nowIso } from '../../core/time.js';
+import type { PushCredentialColumn, PushCredentialSealer, PushCredentials } from './push-credentials.js';
 
 /** Configs a task may hold. */
 export const MAX_PUSH_CONFIGS_PER_TASK = 10;
 
-export interface StoredPushConfig {
+/** A config as the client set it, its credentials opened. */
+export interface StoredPushConfig extends PushCredentials {
   id: string;
   taskId: string;
   url: string;
-  token: string | null;
-  authentication: AuthenticationInfo | null;
 }
 
 type Row = Database['a2a_push_configs'];
 
-function fromRow(row: Pick<Row, 'id' | 'task_id' | 'url' | 'token' | 'authentication'>): StoredPushConfig {
-  return { id: row.id, taskId: row.task_id, url: row.url, token: row.token, authentication: row.authentication ? (JSON.parse(row.authentication) as AuthenticationInfo) : null };
-}
+const CREDENTIAL_COLUMNS: PushCredentialColumn[] = ['token', 'authentication'];
 
 export function toA2aConfig(config: StoredPushConfig): TaskPushNotificationConfig {
   return { tenant: '', id: config.id, taskId: config.taskId, url: config.url, token: config.token ?? '', authentication: config.authentication ?? undefined };
@@ -34,7 +34,16 @@ export class PushConfigStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly policy: OutboundPolicy,
+    /** Tokens and authentications are stored sealed, bound to their config's id. */
+    private readonly credentials: PushCredentialSealer,
   ) {}
+
+  /** Seals the credentials stored in plain text before sealing existed; run at start-up, safe on every node at once. */
+  async sealStoredSecrets(): Promise<void> {
+    for (const column of CREDENTIAL_COLUMNS) {
+      for (const row of await this.unsealed(column)) await this.replace(column, row.id, row.value, this.credentials.sealColumn(column, row.value, row.id));
+    }
+  }
 
   /** Throws RequestMalformedError when the URL is refused or the task holds too many configs. */
   async create(accountId: string, taskId: string, config: TaskPushNotificationConfig): Promise<StoredPushConfig> {
@@ -50,28 +59,23 @@ export class PushConfigStore {
       .where('task_id', '=', taskId)
       .executeTakeFirstOrThrow();
     if (Number(count) >= MAX_PUSH_CONFIGS_PER_TASK) throw new RequestMalformedError(`task ${taskId} already has ${MAX_PUSH_CONFIGS_PER_TASK} push-notification configs, the most a task may hold`);
-    const authentication = config.authentication?.scheme ? { scheme: config.authentication.scheme, credentials: config.authentication.credentials } : null;
-    const row = {
-      id: newId('apn'),
-      account_id: accountId,
-      task_id: taskId,
-      url: config.url,
-      token: config.token || null,
-      authentication: authentication ? JSON.stringify(authentication) : null,
-      created_at: nowIso(),
-    };
-    await this.db.insertInto('a2a_push_configs').values(row).execute();
-    return fromRow(row);
+    const id = newId('apn');
+    const credentials = { token: config.token || null, authentication: authenticationOf(config) };
+    await this.db
+      .insertInto('a2a_push_configs')
+      .values({ id, account_id: accountId, task_id: taskId, url: config.url, ...this.credentials.seal(credentials, id), created_at: nowIso() })
+      .execute();
+    return { id, taskId, url: config.url, ...credentials };
   }
 
   async list(accountId: string, taskId: string, db: Kysely<Database> | Tx = this.db): Promise<StoredPushConfig[]> {
     const rows = await db.selectFrom('a2a_push_configs').selectAll().where('account_id', '=', accountId).where('task_id', '=', taskId).orderBy('created_at').orderBy('id').execute();
-    return rows.map(fromRow);
+    return rows.map((row) => this.opened(row));
   }
 
   async get(accountId: string, taskId: string, id: string): Promise<StoredPushConfig | null> {
     const row = await this.db.selectFrom('a2a_push_configs').selectAll().where('account_id', '=', accountId).where('task_id', '=', taskId).where('id', '=', id).executeTakeFirst();
-    return row ? fromRow(row) : null;
+    return row ? this.opened(row) : null;
   }
 
   /** True when there was one. */
@@ -79,4 +83,26 @@ export class PushConfigStore {
     const result = await this.db.deleteFrom('a2a_push_configs').where('account_id', '=', accountId).where('task_id', '=', taskId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  private opened(row: Row): StoredPushConfig {
+    return { id: row.id, taskId: row.task_id, url: row.url, ...this.credentials.open(row, row.id) };
+  }
+
+  /** Values stored in plain text, before sealing existed (`not like` never matches a null: no credential). */
+  private unsealed(column: PushCredentialColumn) {
+    return this.db
+      .selectFrom('a2a_push_configs')
+      .select((eb) => ['id', eb.ref(column).$notNull().as('value')])
+      .where(column, 'not like', SEALED_LIKE)
+      .execute();
+  }
+
+  /** Replaces a value only if it is still `current`, so nodes sealing at once write it once. */
+  private async replace(column: PushCredentialColumn, id: string, current: string, next: string): Promise<void> {
+    await this.db.updateTable('a2a_push_configs').set(column, next).where('id', '=', id).where(column, '=', current).execute();
+  }
+}
+
+function authenticationOf(config: TaskPushNotificationConfig): AuthenticationInfo | null {
+  return config.authentication?.scheme ? { scheme: config.authentication.scheme, credentials: config.authentication.credentials } : null;
 }
