@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects. `api` runs two files at a time (Vitest's default on two cores would be one: its files
+// Four projects. `api` runs two files at a time (Vitest's default on two cores would be one: its files
 // mostly wait on servers, timers and PostgreSQL), or PADDOCK_TEST_API_WORKERS (scripts/test.sh runs it on
 // one). The files that start sandboxes or a host network are split in two, each run one file at a time:
 // `runtime` holds those that use what the host has once (the default sandbox network, the outside world
 // of test/helpers/world.ts, the three-node namespaces, runtimes made directly, `paddock serve` children);
 // `runtime-apart` holds those whose servers all come from test/helpers/app.ts, and gives them network
-// profiles of their own (PADDOCK_TEST_NETWORK_BASE + 10), so the two can run at the same time.
+// profiles of their own (PADDOCK_TEST_NETWORK_BASE + 10), so the two can run at the same time; and
+// `runtime-beside`, a few `runtime-apart` files on profiles further apart (+ 40), for the other lane.
 const runtimeTests = [
   'test/runtime/**/*.test.ts',
   'test/sandboxes/**/*.test.ts',
@@ -66,6 +67,12 @@ const apartTests = [
   ].map((name) => `test/sandboxes/${name}.test.ts`),
 ];
 
+/**
+ * `runtime-apart` files that scripts/test.sh runs in its other lane, after `api`, so both lanes end near
+ * the same time (about 200 s of the runtime lane's 1700); network profiles of their own (base + 40).
+ */
+const besideTests = ['test/sandboxes/pause.test.ts', 'test/sandboxes/ports.test.ts', 'test/pipelines/eval-stage.test.ts'];
+
 const networkBase = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
 
 export default defineConfig({
@@ -82,7 +89,11 @@ export default defineConfig({
       { extends: true, test: { name: 'runtime', include: runtimeTests, exclude: apartTests, fileParallelism: false } },
       {
         extends: true,
-        test: { name: 'runtime-apart', include: apartTests, fileParallelism: false, env: { PADDOCK_TEST_NETWORK_BASE: String(networkBase + 10) } },
+        test: { name: 'runtime-apart', include: apartTests, exclude: besideTests, fileParallelism: false, env: { PADDOCK_TEST_NETWORK_BASE: String(networkBase + 10) } },
+      },
+      {
+        extends: true,
+        test: { name: 'runtime-beside', include: besideTests, fileParallelism: false, env: { PADDOCK_TEST_NETWORK_BASE: String(networkBase + 40) } },
       },
     ],
   },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Removes the host networks (nftables tables, bridges) of the test network profiles a run may have used:
 # those of test/helpers/app.ts, PADDOCK_TEST_NETWORK_BASE + 1-9 for the `runtime` project and + 10-19 for
-# `runtime-apart` (vitest.config.ts), and a non-zero base itself (apps that asked for no profile).
+# `runtime-apart` (vitest.config.ts), and a non-zero base itself (apps that asked for no profile). The
+# other projects' profiles sit further up: call it again with their base (+ 20, + 40).
 # Every `nft` call reads the whole ruleset, so tables left behind slow each sandbox create and destroy.
 set -u
 base="${PADDOCK_TEST_NETWORK_BASE:-0}"

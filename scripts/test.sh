@@ -13,17 +13,31 @@ if [ "${#test_majors[@]}" -eq 0 ]; then
   exit 2
 fi
 
+setup_started=$SECONDS
 bash scripts/prepare.sh
+echo "== set-up: packages and build, $((SECONDS - setup_started)) s"
+test_nodes=()
+for major in "${test_majors[@]}"; do test_nodes+=("$(bash scripts/find-node.sh "$major")"); done
+bash scripts/native-addons.sh "${test_nodes[@]}"
+# The templates (debootstrap and apt inside their own roots, about a minute and a half on a fresh clone)
+# build beside the rest of the set-up (host packages, PostgreSQL).
+templates_log="$(mktemp)"
+PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${test_nodes[0]}" bin/paddock.js templates build >"$templates_log" 2>&1 &
+templates_pid=$!
 bash scripts/install-chromium.sh
 # The dependency rules (.dependency-cruiser.cjs, scripts/feature-cycles.mjs) first: a few seconds, and a
 # feature reaching into another's tables or an import cycle fails the run before any test starts.
 npm run --silent lint:deps
 bash scripts/start-postgres.sh
-
-test_nodes=()
-for major in "${test_majors[@]}"; do test_nodes+=("$(bash scripts/find-node.sh "$major")"); done
-bash scripts/native-addons.sh "${test_nodes[@]}"
-PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${test_nodes[0]}" bin/paddock.js templates build
+templates_status=0
+wait "$templates_pid" || templates_status=$?
+cat "$templates_log"
+rm -f "$templates_log"
+if [ "$templates_status" -ne 0 ]; then
+  echo "building the templates failed (exit $templates_status)" >&2
+  exit 1
+fi
+echo "== set-up: $((SECONDS - setup_started)) s in all"
 
 # What the other Nodes run: the files that lean on what differs between Node majors, not the whole suite
 # again (that doubled the run's time for code paths Node 22 already covers). The preview relay hands
@@ -72,8 +86,9 @@ lane_vitest() {
 # the other). Runtime files mostly wait on runc, mounts and the network (one keeps about 0.9 of the two
 # cores busy), api files on servers and PostgreSQL, so two lanes fit where one ran:
 # - this lane: `runtime`, then `runtime-apart` (its own network profiles, vitest.config.ts), one file at a time;
-# - the background lane: `api` on one worker, then, once `runtime` is done with the host's default sandbox
-#   network (the CLI's servers use it), the other Nodes' files on network profiles of their own (base + 20).
+# - the background lane: `api` on one worker, then `runtime-beside` (a few runtime-apart files, base + 40),
+#   then, once `runtime` is done with the host's default sandbox network (the CLI's servers use it), the
+#   other Nodes' files on network profiles of their own (base + 20).
 # Built once here; the host networks are removed once both lanes have finished.
 run_whole_suite() {
   local node="$1" label="$2" started=$SECONDS
@@ -83,11 +98,12 @@ run_whole_suite() {
   bash scripts/build-agent.sh
   bash scripts/build-relay.sh
   echo "== Node $("$node" --version): runtime and runtime-apart here; api, then the other Nodes' files, beside them (their output follows)"
-  local lane_names=("$label-api")
+  local lane_names=("$label-api" "$label-runtime-beside")
   for other in "$@"; do lane_names+=("${other#*=}"); done
   (
     lane_status=0
     PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 PADDOCK_TEST_API_WORKERS=1 lane_vitest "$node" "$label-api" --project api
+    PADDOCK_TEST_BUILT=1 PADDOCK_TEST_KEEP_NETWORKS=1 lane_vitest "$node" "$label-runtime-beside" --project runtime-beside
     while [ ! -e .test-results/runtime.done ]; do sleep 2; done
     for other in "$@"; do
       # shellcheck disable=SC2086 # a list of paths without spaces
@@ -103,6 +119,7 @@ run_whole_suite() {
   wait "$lane_pid" || status=1
   bash scripts/remove-test-networks.sh
   PADDOCK_TEST_NETWORK_BASE=$((base + 20)) bash scripts/remove-test-networks.sh
+  PADDOCK_TEST_NETWORK_BASE=$((base + 40)) bash scripts/remove-test-networks.sh
   for name in "${lane_names[@]}"; do
     cat ".test-results/vitest-$name.log"
     reports+=(".test-results/vitest-$name.json")

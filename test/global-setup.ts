@@ -16,6 +16,8 @@ function build(): void {
   execFileSync('bash', ['scripts/build-relay.sh'], { stdio: 'inherit' });
 }
 
+/** Those of `runtime` and `runtime-apart` (the base to + 19) and of `runtime-beside` (+ 40 on). */
 function removeProfileNetworks(): void {
-  spawnSync('bash', ['scripts/remove-test-networks.sh'], { stdio: 'inherit' });
+  const base = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
+  for (const shift of [0, 40]) spawnSync('bash', ['scripts/remove-test-networks.sh'], { stdio: 'inherit', env: { ...process.env, PADDOCK_TEST_NETWORK_BASE: String(base + shift) } });
 }
