@@ -27,6 +27,8 @@ export interface Config {
   /** Names this server's runtime among servers sharing one database: each acts only on its own sandboxes. */
   hostId: string;
   databaseUrl: string | null;
+  /** Connections this process may open to PostgreSQL at once (PADDOCK_DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   logLevel: string;
   runtime: RuntimeChoice;
   /** Requests per minute per account, by plan. */
@@ -241,6 +243,7 @@ export function loadConfig(env: Source = process.env, flags: Source = {}): Confi
     dataDir,
     hostId: hostId(env.PADDOCK_HOST_ID, dataDir),
     databaseUrl,
+    databasePoolSize: integer('PADDOCK_DATABASE_POOL_SIZE', env.PADDOCK_DATABASE_POOL_SIZE, 10, 2, 1000),
     logLevel: oneOf('PADDOCK_LOG_LEVEL', env.PADDOCK_LOG_LEVEL, ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     runtime: oneOf('PADDOCK_RUNTIME', env.PADDOCK_RUNTIME, ['gvisor', 'runc', 'auto'] as const, 'auto'),
     rateLimitPerMinute: {
@@ -549,6 +552,11 @@ export function readModelPriceFile(file: string): ModelPrice[] {
 
 export function databaseFile(config: Config): string {
   return path.join(config.dataDir, 'paddock.db');
+}
+
+/** What openStorage needs to open the configured database. */
+export function storageOptions(config: Config): { databaseUrl: string | null; sqliteFile: string; poolSize: number } {
+  return { databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config), poolSize: config.databasePoolSize };
 }
 
 /** Default: the machine's name and the data directory, which together locate a runtime's sandboxes. */

@@ -7,7 +7,7 @@ import { AccountService } from '../accounts/service.js';
 import { createAlerts } from '../alerts/plugin.js';
 import { createBillingCore } from '../billing/plugin.js';
 import { PLANS, type Plan } from '../billing/contract.js';
-import { databaseFile, type Config } from '../config.js';
+import { storageOptions, type Config } from '../config.js';
 import { openStorage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { HttpError } from '../core/errors.js';
@@ -34,7 +34,7 @@ export async function accountsCommand(args: string[], options: { status?: string
   if (!command) return usage('paddock accounts needs a command');
   if (options.status !== undefined && !(REQUEST_STATUSES as readonly string[]).includes(options.status))
     return usage(`--status must be one of ${REQUEST_STATUSES.join(', ')}, got "${options.status}"`);
-  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
+  const storage = openStorage(storageOptions(config));
   const log = pino(loggerOptions(config.logLevel === 'info' ? 'warn' : config.logLevel));
   const { alerts, closeChannels } = createAlerts(config, storage, log, await loadSecretsKey(config.secretsKey, config.dataDir));
   try {

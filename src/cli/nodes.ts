@@ -1,7 +1,7 @@
 // `paddock nodes`: the operator at the console lists the nodes of the cluster and drains or undrains one,
 // on the database named by DATABASE_URL (or the data directory's SQLite file), through the same node
 // service as GET /v1/admin/nodes. One JSON object per line, as `paddock accounts` prints.
-import { databaseFile, type Config } from '../config.js';
+import { storageOptions, type Config } from '../config.js';
 import { openStorage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { HttpError } from '../core/errors.js';
@@ -22,7 +22,7 @@ export async function nodesCommand(args: string[], config: Config): Promise<numb
   if (!command) return usage('paddock nodes needs a command');
   if (command !== 'list' && command !== 'drain' && command !== 'undrain') return usage(`unknown nodes command "${command}"`);
   if (command === 'list' ? rest.length !== 0 : rest.length !== 1) return usage(command === 'list' ? 'list takes no argument' : `${command} needs the node id`);
-  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
+  const storage = openStorage(storageOptions(config));
   try {
     await migrateToLatest(storage.db);
     const nodes = new NodeService(storage.db, { selfId: config.hostId, deadAfterSeconds: config.cluster.deadAfterSeconds }, null);

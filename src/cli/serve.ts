@@ -1,7 +1,7 @@
 // `paddock serve`: migrate, build the app, create the first account on an empty database, listen,
 // and drain on SIGTERM/SIGINT.
 import { buildApp } from '../app.js';
-import { databaseFile, type Config } from '../config.js';
+import { storageOptions, type Config } from '../config.js';
 import { openStorage } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { stateGatewayPorts } from '../pipelines/state/gateway.js';
@@ -10,7 +10,7 @@ import { createRuntime, detectDefaultRuntime, type SandboxRuntime } from '../run
 const BOOTSTRAP_EMAIL = 'admin@paddock.local';
 
 export async function serve(config: Config): Promise<void> {
-  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
+  const storage = openStorage(storageOptions(config));
   await migrateToLatest(storage.db);
   // An api node runs no sandboxes: no runtime, warm pool or sandbox stages; it forwards them to workers.
   const runtime = config.cluster.role === 'api' ? undefined : await openRuntime(config);

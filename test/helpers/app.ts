@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type AppServices } from '../../src/app.js';
-import { databaseFile, loadConfig, type Config } from '../../src/config.js';
+import { storageOptions, loadConfig, type Config } from '../../src/config.js';
 import { openStorage, type Storage } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { createRuntime, type RuntimeName, type SandboxRuntime } from '../../src/runtime/index.js';
@@ -127,7 +127,7 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  const storage = openStorage({ databaseUrl: config.databaseUrl, sqliteFile: databaseFile(config) });
+  const storage = openStorage(storageOptions(config));
   await migrateToLatest(storage.db);
   const logFile = path.join(dataDir, options.reuse ? `paddock-${++counter}.log` : 'paddock.log');
   const logStream = fs.createWriteStream(logFile);

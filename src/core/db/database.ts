@@ -23,11 +23,13 @@ export interface Storage {
 export interface StorageOptions {
   databaseUrl: string | null;
   sqliteFile: string;
+  /** PostgreSQL connections this process may hold at once; 10 unless given. */
+  poolSize?: number;
 }
 
 export function openStorage(options: StorageOptions): Storage {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
