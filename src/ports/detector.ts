@@ -46,6 +46,11 @@ export class PortDetector {
   private current: Promise<void> | null = null;
   private stopped = true;
   private readonly changeListeners: Array<() => void> = [];
+  /**
+   * The sandboxes the last pass found running here. A pass reads the ports of those and of the ones running
+   * now, not every node's; the first pass reads them all, for sandboxes that stopped while this server was down.
+   */
+  private lastRunning: ReadonlySet<string> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -116,7 +121,9 @@ export class PortDetector {
   /** One pass over every running sandbox. */
   async scan(): Promise<void> {
     const now = nowIso();
-    const [running, rows] = await Promise.all([this.records.runningOn(this.hostId), store.allPorts(this.db)]);
+    const running = await this.records.runningOn(this.hostId);
+    const runningIds = new Set(running.map((s) => s.id));
+    const rows = this.lastRunning ? await store.portsOf(this.db, [...new Set([...runningIds, ...this.lastRunning])]) : await store.allPorts(this.db);
     const listed = new Map<string, Set<number>>();
     for (const row of rows) {
       if (!row.listening) continue;
@@ -135,7 +142,6 @@ export class PortDetector {
 
     // Ports of this server's sandboxes that stopped running (paused, failed, destroyed) are no longer
     // listening; another server's sandboxes are its own business.
-    const runningIds = new Set(running.map((s) => s.id));
     const places = await this.records.placesOf([...new Set(rows.map((r) => r.sandbox_id))].filter((id) => !runningIds.has(id)));
     const gone = [...places].filter(([, place]) => place.hostId === this.hostId);
     for (const row of rows.filter((r) => r.listening && places.get(r.sandbox_id)?.hostId === this.hostId)) await store.markStopped(this.db, row.sandbox_id, row.port, now);
@@ -146,6 +152,7 @@ export class PortDetector {
       );
 
     await this.reload(running);
+    this.lastRunning = runningIds;
   }
 
   private async scanSandbox(id: string, ip: string | null, listed: Set<number>, now: string): Promise<void> {
@@ -164,7 +171,10 @@ export class PortDetector {
 
   private async reload(running: RunningSandbox[]): Promise<void> {
     this.passwordChanges.clear();
-    const rows = await store.allPorts(this.db);
+    const rows = await store.portsOf(
+      this.db,
+      running.map((s) => s.id),
+    );
     const sandboxes = new Map(running.map((s) => [s.id, { id: s.id, accountId: s.accountId, ip: s.ip }]));
     const ports = new Map<string, Map<number, LivePort>>();
     for (const row of rows) {

@@ -9,6 +9,23 @@ export function allPorts(db: Kysely<Database>) {
   return db.selectFrom('sandbox_ports').selectAll().execute();
 }
 
+const IDS_PER_QUERY = 500;
+
+/** The recorded ports of these sandboxes. */
+export async function portsOf(db: Kysely<Database>, sandboxIds: readonly string[]): Promise<PortRow[]> {
+  const rows: PortRow[] = [];
+  for (let start = 0; start < sandboxIds.length; start += IDS_PER_QUERY) {
+    rows.push(
+      ...(await db
+        .selectFrom('sandbox_ports')
+        .selectAll()
+        .where('sandbox_id', 'in', sandboxIds.slice(start, start + IDS_PER_QUERY))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
 export function listeningPorts(db: Kysely<Database>, sandboxId: string) {
   return db.selectFrom('sandbox_ports').selectAll().where('sandbox_id', '=', sandboxId).where('listening', '=', 1).orderBy('port').execute();
 }
