@@ -69,9 +69,9 @@ const apartTests = [
 
 /**
  * `runtime-apart` files that scripts/test.sh runs in its other lane, after `api`, so both lanes end near
- * the same time (about 200 s of the runtime lane's 1700); network profiles of their own (base + 40).
+ * the same time (about 150 s of the runtime lane's 1700); network profiles of their own (base + 40).
  */
-const besideTests = ['test/sandboxes/pause.test.ts', 'test/sandboxes/ports.test.ts', 'test/pipelines/eval-stage.test.ts'];
+const besideTests = ['test/sandboxes/pause.test.ts', 'test/sandboxes/ports.test.ts'];
 
 const networkBase = Number(process.env.PADDOCK_TEST_NETWORK_BASE ?? 0);
 
