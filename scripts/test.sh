@@ -97,7 +97,7 @@ run_whole_suite() {
   PATH="$(dirname "$node"):$PATH" "$node" node_modules/typescript/bin/tsc -p tsconfig.json
   bash scripts/build-agent.sh
   bash scripts/build-relay.sh
-  echo "== Node $("$node" --version): runtime and runtime-apart here; api, then the other Nodes' files, beside them (their output follows)"
+  echo "== Node $("$node" --version): runtime and runtime-apart here; api, runtime-beside, then the other Nodes' files, beside them (their output follows)"
   local lane_names=("$label-api" "$label-runtime-beside")
   for other in "$@"; do lane_names+=("${other#*=}"); done
   (
