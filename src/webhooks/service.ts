@@ -9,6 +9,7 @@ import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../core/
 import type { Outbox } from '../core/outbox/outbox.js';
 import type { DeliveryStatus } from '../core/outbox/store.js';
 import type { TextSealer } from '../core/sealed-text.js';
+import { sealPlainValues } from '../core/sealed-columns.js';
 import { nowIso } from '../core/time.js';
 import { generateWebhookSecret, secretKey } from '../core/webhooks/signature.js';
 import { WEBHOOK_EVENT_KIND, type WebhookPayload } from './delivery.js';
@@ -31,9 +32,7 @@ export class WebhookService {
 
   /** Seals the secrets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
   async sealStoredSecrets(): Promise<void> {
-    for (const row of await store.unsealedSecrets(this.db)) {
-      await store.replaceSecret(this.db, row.id, row.secret, this.sealer.seal(row.secret, row.id));
-    }
+    await sealPlainValues(this.db, { table: 'webhook_endpoints', key: 'id', column: 'secret', seal: (value, id) => this.sealer.seal(value, id) });
   }
 
   async create(accountId: string, input: CreateWebhookInput) {

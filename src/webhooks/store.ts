@@ -1,7 +1,6 @@
 // SQL for webhook endpoints (the subscriptions; their deliveries are outbox rows).
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, WebhookEndpointsTable } from '../core/db/schema.js';
-import { SEALED_LIKE } from '../core/sealed-text.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
@@ -38,14 +37,4 @@ export async function updateEndpoint(db: Kysely<Database>, accountId: string, id
 export async function deleteEndpoint(db: Kysely<Database>, accountId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhook_endpoints').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** Secrets stored in plain text, before sealing existed. */
-export function unsealedSecrets(db: Kysely<Database>) {
-  return db.selectFrom('webhook_endpoints').select(['id', 'secret']).where('secret', 'not like', SEALED_LIKE).execute();
-}
-
-/** Replaces a secret only if it is still `current`, so nodes sealing at once write it once. */
-export async function replaceSecret(db: Kysely<Database>, id: string, current: string, next: string): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ secret: next }).where('id', '=', id).where('secret', '=', current).execute();
 }

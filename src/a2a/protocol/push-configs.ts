@@ -8,7 +8,7 @@ import type { Database } from '../../core/db/schema.js';
 import type { Tx } from '../../core/db/handles.js';
 import { newId } from '../../core/ids.js';
 import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../../core/net/outbound-guard.js';
-import { SEALED_LIKE } from '../../core/sealed-text.js';
+import { sealPlainValues } from '../../core/sealed-columns.js';
 import { nowIso } from '../../core/time.js';
 import type { PushCredentialColumn, PushCredentialSealer, PushCredentials } from './push-credentials.js';
 
@@ -41,7 +41,7 @@ export class PushConfigStore {
   /** Seals the credentials stored in plain text before sealing existed; run at start-up, safe on every node at once. */
   async sealStoredSecrets(): Promise<void> {
     for (const column of CREDENTIAL_COLUMNS) {
-      for (const row of await this.unsealed(column)) await this.replace(column, row.id, row.value, this.credentials.sealColumn(column, row.value, row.id));
+      await sealPlainValues(this.db, { table: 'a2a_push_configs', key: 'id', column, seal: (value, id) => this.credentials.sealColumn(column, value, id) });
     }
   }
 
@@ -86,20 +86,6 @@ export class PushConfigStore {
 
   private opened(row: Row): StoredPushConfig {
     return { id: row.id, taskId: row.task_id, url: row.url, ...this.credentials.open(row, row.id) };
-  }
-
-  /** Values stored in plain text, before sealing existed (`not like` never matches a null: no credential). */
-  private unsealed(column: PushCredentialColumn) {
-    return this.db
-      .selectFrom('a2a_push_configs')
-      .select((eb) => ['id', eb.ref(column).$notNull().as('value')])
-      .where(column, 'not like', SEALED_LIKE)
-      .execute();
-  }
-
-  /** Replaces a value only if it is still `current`, so nodes sealing at once write it once. */
-  private async replace(column: PushCredentialColumn, id: string, current: string, next: string): Promise<void> {
-    await this.db.updateTable('a2a_push_configs').set(column, next).where('id', '=', id).where(column, '=', current).execute();
   }
 }
 

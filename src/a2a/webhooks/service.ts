@@ -8,6 +8,7 @@ import { checkOutboundUrl, OutboundRefused, type OutboundPolicy } from '../../co
 import type { Outbox } from '../../core/outbox/outbox.js';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
 import type { TextSealer } from '../../core/sealed-text.js';
+import { sealPlainValues } from '../../core/sealed-columns.js';
 import { nowIso } from '../../core/time.js';
 import { TASK_WEBHOOK_KIND } from './delivery.js';
 import { parseTaskEvents } from './events.js';
@@ -29,9 +30,7 @@ export class TaskWebhookService {
 
   /** Seals the secrets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
   async sealStoredSecrets(): Promise<void> {
-    for (const row of await store.unsealedSecrets(this.db)) {
-      await store.replaceSecret(this.db, row.id, row.secret, this.sealer.seal(row.secret, row.id));
-    }
+    await sealPlainValues(this.db, { table: 'a2a_webhooks', key: 'id', column: 'secret', seal: (value, id) => this.sealer.seal(value, id) });
   }
 
   async create(accountId: string, input: CreateTaskWebhookInput) {

@@ -2,7 +2,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { A2aWebhooksTable } from '../../core/db/a2a-tables.js';
 import type { Database } from '../../core/db/schema.js';
-import { SEALED_LIKE } from '../../core/sealed-text.js';
 
 export type TaskWebhookRow = Selectable<A2aWebhooksTable>;
 
@@ -31,14 +30,4 @@ export async function countWebhooks(db: Kysely<Database>, accountId: string): Pr
 export async function deleteWebhook(db: Kysely<Database>, accountId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('a2a_webhooks').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** Secrets stored in plain text, before sealing existed. */
-export function unsealedSecrets(db: Kysely<Database>) {
-  return db.selectFrom('a2a_webhooks').select(['id', 'secret']).where('secret', 'not like', SEALED_LIKE).execute();
-}
-
-/** Replaces a secret only if it is still `current`, so nodes sealing at once write it once. */
-export async function replaceSecret(db: Kysely<Database>, id: string, current: string, next: string): Promise<void> {
-  await db.updateTable('a2a_webhooks').set({ secret: next }).where('id', '=', id).where('secret', '=', current).execute();
 }

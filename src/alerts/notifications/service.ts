@@ -9,6 +9,7 @@ import type { OutboundPolicy } from '../../core/net/outbound-guard.js';
 import type { Outbox } from '../../core/outbox/outbox.js';
 import type { DeliveryStatus } from '../../core/outbox/store.js';
 import type { TextSealer } from '../../core/sealed-text.js';
+import { sealPlainValues } from '../../core/sealed-columns.js';
 import { nowIso } from '../../core/time.js';
 import { outboxKind, type ChannelMessage, type NotificationChannel } from '../channels/channel.js';
 import { CHANNELS, type Channel } from '../rules.js';
@@ -56,13 +57,10 @@ export class NotificationService {
 
   /** Seals the secrets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
   async sealStoredSecrets(): Promise<void> {
-    for (const row of await store.unsealedWebhookSecrets(this.db)) {
-      await store.replaceWebhookSecret(this.db, row.account_id, row.webhook_secret, this.sealer.seal(row.webhook_secret, row.account_id));
-    }
+    const table = 'notification_configs';
+    await sealPlainValues(this.db, { table, key: 'account_id', column: 'webhook_secret', seal: (value, accountId) => this.sealer.seal(value, accountId) });
     for (const column of CHAT_URL_COLUMNS) {
-      for (const row of await store.unsealedColumn(this.db, column)) {
-        await store.replaceColumn(this.db, row.account_id, column, row.value, this.sealer.seal(row.value, chatUrlRow(row.account_id, column)));
-      }
+      await sealPlainValues(this.db, { table, key: 'account_id', column, seal: (value, accountId) => this.sealer.seal(value, chatUrlRow(accountId, column)) });
     }
   }
 

@@ -2,7 +2,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, NotificationConfigsTable, NotificationsTable } from '../../core/db/schema.js';
 import type { SqlDialect } from '../../core/db/dialect.js';
-import { SEALED_LIKE } from '../../core/sealed-text.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 export type ConfigRow = Selectable<NotificationConfigsTable>;
@@ -67,36 +66,4 @@ export function insertConfigIfMissing(db: Kysely<Database>, row: ConfigRow) {
 
 export function updateConfig(db: Kysely<Database>, accountId: string, changes: Updateable<NotificationConfigsTable>) {
   return db.updateTable('notification_configs').set(changes).where('account_id', '=', accountId).execute();
-}
-
-/** Secrets stored in plain text, before sealing existed. */
-export function unsealedWebhookSecrets(db: Kysely<Database>) {
-  return db.selectFrom('notification_configs').select(['account_id', 'webhook_secret']).where('webhook_secret', 'not like', SEALED_LIKE).execute();
-}
-
-/** Replaces the secret only if it is still `current`, so nodes sealing at once write it once. */
-export async function replaceWebhookSecret(db: Kysely<Database>, accountId: string, current: string, next: string): Promise<void> {
-  await db.updateTable('notification_configs').set({ webhook_secret: next }).where('account_id', '=', accountId).where('webhook_secret', '=', current).execute();
-}
-
-type SealedColumn = 'chat_a_webhook_url' | 'chat_b_webhook_url';
-
-/** Values of `column` stored in plain text, before sealing existed. */
-export function unsealedColumn(db: Kysely<Database>, column: SealedColumn) {
-  return db
-    .selectFrom('notification_configs')
-    .select(['account_id', `${column} as value`])
-    .where(column, 'is not', null)
-    .where(column, 'not like', SEALED_LIKE)
-    .execute() as Promise<{ account_id: string; value: string }[]>;
-}
-
-/** Replaces `column` only if it is still `current`, so nodes sealing at once write it once. */
-export async function replaceColumn(db: Kysely<Database>, accountId: string, column: SealedColumn, current: string, next: string): Promise<void> {
-  await db
-    .updateTable('notification_configs')
-    .set({ [column]: next })
-    .where('account_id', '=', accountId)
-    .where(column, '=', current)
-    .execute();
 }

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { sealPlainValues } from '../sealed-columns.js';
 import type { TextSealer } from '../sealed-text.js';
 import { nowIso } from '../time.js';
 import * as store from './store.js';
@@ -15,8 +16,6 @@ import { OutboxWorker } from './worker.js';
 import type { Logger } from '../logging.js';
 
 export { DeliveryFailed, type Delivery, type DeliveryHandler, type DeliveryResult, type OutboxSettings } from './delivery.js';
-
-const SEAL_BATCH = 500;
 
 export interface NewDelivery {
   kind: string;
@@ -37,14 +36,12 @@ export class Outbox {
     log: Logger,
     private readonly targets: TextSealer,
   ) {
-    this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log, (row) => this.opened(row));
+    this.worker = new OutboxWorker(db, dialect, settings, this.handlers, log, (row) => this.targets.open(row.target, row.id));
   }
 
   /** Seals the targets stored in plain text before sealing existed; run at start-up, safe on every node at once. */
   async sealStoredTargets(): Promise<void> {
-    for (let rows = await store.unsealedTargets(this.db, SEAL_BATCH); rows.length; rows = await store.unsealedTargets(this.db, SEAL_BATCH)) {
-      for (const row of rows) await store.replaceTarget(this.db, row.id, row.target, this.targets.seal(row.target, row.id));
-    }
+    await sealPlainValues(this.db, { table: 'outbox', key: 'id', column: 'target', seal: (value, id) => this.targets.seal(value, id) });
   }
 
   private opened(row: store.DeliveryRow): store.DeliveryRow {

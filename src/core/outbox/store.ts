@@ -4,7 +4,6 @@ import type { DeliveryStatus } from '../db/column-values.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { SqlDialect } from '../db/dialect.js';
 import type { Database, OutboxAttemptsTable, OutboxTable } from '../db/schema.js';
-import { SEALED_LIKE } from '../sealed-text.js';
 
 export type DeliveryRow = Selectable<OutboxTable>;
 export type AttemptRow = Selectable<OutboxAttemptsTable>;
@@ -150,16 +149,6 @@ export function findDelivery(db: Kysely<Database>, accountId: string, id: string
 export function deliveriesForSources(db: Kysely<Database>, sourceIds: string[]) {
   if (!sourceIds.length) return Promise.resolve([] as DeliveryRow[]);
   return db.selectFrom('outbox').selectAll().where('source_id', 'in', sourceIds).orderBy('id').execute();
-}
-
-/** Deliveries whose target was stored in plain text, before sealing existed. */
-export function unsealedTargets(db: Kysely<Database>, limit: number) {
-  return db.selectFrom('outbox').select(['id', 'target']).where('target', 'not like', SEALED_LIKE).limit(limit).execute();
-}
-
-/** Replaces the target only if it is still `current`, so nodes sealing at once write it once. */
-export async function replaceTarget(db: Kysely<Database>, id: string, current: string, next: string): Promise<void> {
-  await db.updateTable('outbox').set({ target: next }).where('id', '=', id).where('target', '=', current).execute();
 }
 
 export function attemptsOf(db: Kysely<Database>, deliveryIds: string[]) {

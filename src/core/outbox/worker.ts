@@ -35,8 +35,8 @@ export class OutboxWorker {
     private readonly settings: OutboxSettings,
     private readonly handlers: ReadonlyMap<string, DeliveryHandler>,
     private readonly log: Logger,
-    /** The row as its handler sees it: its stored target opened. */
-    private readonly opened: (row: store.DeliveryRow) => store.DeliveryRow,
+    /** The row's target as its handler sees it: opened (it is stored sealed). */
+    private readonly targetOf: (row: store.DeliveryRow) => string,
   ) {
     this.task = new PeriodicTask('outbox worker pass', settings.pollIntervalMs, () => this.drain(), log);
   }
@@ -163,7 +163,7 @@ export class OutboxWorker {
           kind: row.kind,
           accountId: row.account_id,
           sourceId: row.source_id,
-          target: this.opened(row).target,
+          target: this.targetOf(row),
           payload: JSON.parse(row.payload),
           attempt: row.attempts,
           timeoutMs,
