@@ -1,9 +1,5 @@
 // The `paddock` command line.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
-import { doctor } from './cli/doctor.js';
-import { migrate } from './cli/migrate.js';
-import { serve } from './cli/serve.js';
 
 /** Commands that talk to a server through the SDK (src/cli/client), loaded only when used. */
 const CLIENT_COMMANDS = new Set(['login', 'logout', 'sandbox', 'pipeline', 'snapshot', 'agent', 'task', 'keys']);
@@ -53,15 +49,25 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
+  // Loaded here, not at the top: the client commands above need none of the server's configuration.
+  const { loadConfig } = await import('./config.js');
   const config = loadConfig(process.env, { host: values.host, port: values.port, data: values.data, role: values.role });
   switch (command) {
-    case 'serve':
+    // Each command loads only its own modules: the server's take over a second to load, which a
+    // client command or `doctor` should not wait for.
+    case 'serve': {
+      const { serve } = await import('./cli/serve.js');
       await serve(config);
       return -1;
-    case 'doctor':
+    }
+    case 'doctor': {
+      const { doctor } = await import('./cli/doctor.js');
       return doctor(config);
-    case 'migrate':
+    }
+    case 'migrate': {
+      const { migrate } = await import('./cli/migrate.js');
       return migrate(config);
+    }
     case 'templates': {
       const { templatesCommand } = await import('./cli/templates.js');
       return templatesCommand(positionals, config);
@@ -84,7 +90,8 @@ main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
-  (error) => {
+  async (error) => {
+    const { ConfigError } = await import('./config.js');
     process.stderr.write(error instanceof ConfigError ? `configuration error: ${error.message}\n` : `${error?.stack ?? error}\n`);
     process.exit(1);
   },
