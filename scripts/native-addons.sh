@@ -36,24 +36,37 @@ build_sqlite_for() {
     exit 1
   fi
   echo "building better-sqlite3 for Node $("$node" --version) (headers from $nodedir)" >&2
-  local log="$PWD/node_modules/.paddock-native-build.log"
-  if ! (cd "$sqlite_dir" && PATH="$(dirname "$(readlink -f "$node")"):$PATH" npm_config_nodedir="$nodedir" npm run --silent build-release) >"$log" 2>&1; then
+  local abi log scratch
+  abi="$(abi_dir_of "$node")"
+  log="$PWD/node_modules/.paddock-native-build-$abi.log"
+  # In a copy of the package: a build in place would leave another ABI's addon in build/Release, where
+  # a process starting meanwhile (the set-up runs builds beside this) would load it and fail.
+  scratch="$PWD/node_modules/.paddock-native-build-$abi"
+  rm -rf "$scratch"
+  mkdir -p "$scratch"
+  cp -r "$sqlite_dir/package.json" "$sqlite_dir/binding.gyp" "$sqlite_dir/deps" "$sqlite_dir/src" "$scratch/"
+  if ! (cd "$scratch" && PATH="$(dirname "$(readlink -f "$node")"):$PATH" npm_config_nodedir="$nodedir" npm run --silent build-release) >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "native-addons.sh: building better-sqlite3 for $node failed (whole log: $log)" >&2
     exit 1
   fi
+  mkdir -p "$sqlite_dir/lib/binding/$abi"
+  mv "$scratch/build/Release/better_sqlite3.node" "$sqlite_dir/lib/binding/$abi/better_sqlite3.node"
+  rm -rf "$scratch"
 }
 
+# The build npm's install made (for the Node that ran npm) goes where its ABI's loader looks first.
 for node in "$@"; do
   target="$sqlite_dir/lib/binding/$(abi_dir_of "$node")/better_sqlite3.node"
-  if [ -f "$target" ]; then continue; fi
-  if [ ! -f "$default_build" ] || ! loads_addon "$node" "$default_build"; then
-    build_sqlite_for "$node"
+  if [ ! -f "$target" ] && [ -f "$default_build" ] && loads_addon "$node" "$default_build"; then
+    mkdir -p "$(dirname "$target")"
+    mv "$default_build" "$target"
   fi
-  mkdir -p "$(dirname "$target")"
-  mv "$default_build" "$target"
 done
 rm -f "$default_build"
+for node in "$@"; do
+  if [ ! -f "$sqlite_dir/lib/binding/$(abi_dir_of "$node")/better_sqlite3.node" ]; then build_sqlite_for "$node"; fi
+done
 
 for node in "$@"; do
   if ! "$node" -e 'new (require("better-sqlite3"))(":memory:").close(); require("node-pty")' 2>&1; then

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs whatever is missing (Debian packages, Node.js 22, npm packages) and builds dist/. Idempotent
-# and quick when nothing changed. Used by both set-up commands (up.sh, test.sh). npm and the build run
-# on Node 22 (installed from the npm registry when the system's Node is another version); the native
-# addons are built for Node 22 and for the system's Node, so `node bin/paddock.js` works with either.
+# and quick when nothing changed. Used by both set-up commands (up.sh, test.sh); `--packages` stops
+# before the build and the other Nodes' addons (test.sh runs those beside the templates). npm and the
+# build run on Node 22 (installed from the npm registry when the system's Node is another version); the
+# native addons are built for Node 22 and for the system's Node, so `node bin/paddock.js` works with
+# either.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,11 +24,27 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_digest" ]; then
   echo "$lock_digest" >"$stamp"
 fi
 
-addon_nodes=("$node22")
+# Node 22's addon comes with npm ci; another Node's is a compile of about a minute on one core, which
+# runs beside the build (`--packages` leaves it to the caller, which may have more to run beside it).
+other_nodes=()
 if [ -n "$system_node" ] && [ "$(readlink -f "$system_node")" != "$node22" ] \
   && "$system_node" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)'; then
-  addon_nodes+=("$(readlink -f "$system_node")")
+  other_nodes+=("$(readlink -f "$system_node")")
 fi
-bash scripts/native-addons.sh "${addon_nodes[@]}"
+bash scripts/native-addons.sh "$node22"
+if [ "${1:-}" = "--packages" ]; then exit 0; fi
 
+addons_log="$(mktemp)"
+addons_pid=""
+if [ "${#other_nodes[@]}" -gt 0 ]; then
+  bash scripts/native-addons.sh "${other_nodes[@]}" >"$addons_log" 2>&1 &
+  addons_pid=$!
+fi
 npm run --silent build
+if [ -n "$addons_pid" ] && ! wait "$addons_pid"; then
+  cat "$addons_log" >&2
+  rm -f "$addons_log"
+  exit 1
+fi
+cat "$addons_log"
+rm -f "$addons_log"

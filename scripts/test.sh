@@ -14,16 +14,43 @@ if [ "${#test_majors[@]}" -eq 0 ]; then
 fi
 
 setup_started=$SECONDS
-bash scripts/prepare.sh
-echo "== set-up: packages and build, $((SECONDS - setup_started)) s"
+bash scripts/prepare.sh --packages
+echo "== set-up: packages, $((SECONDS - setup_started)) s"
 test_nodes=()
 for major in "${test_majors[@]}"; do test_nodes+=("$(bash scripts/find-node.sh "$major")"); done
-bash scripts/native-addons.sh "${test_nodes[@]}"
-# The templates (debootstrap and apt inside their own roots, about a minute and a half on a fresh clone)
-# build beside the rest of the set-up (host packages, PostgreSQL).
+# Beside each other on the two cores: the other Nodes' native addons (a compile of about a minute), the
+# templates (debootstrap and apt inside their own roots, about a minute and a half, mostly waiting on
+# the disk and the archive), the dashboard's build, then the host packages (Chromium, PostgreSQL).
+addons_log="$(mktemp)"
+bash scripts/native-addons.sh "${test_nodes[@]}" >"$addons_log" 2>&1 &
+addons_pid=$!
+# The build runs on Node 22, as in prepare.sh; the templates need the server's build, not the dashboard's.
+build_path="$(dirname "$(bash scripts/find-node.sh 22)"):$PATH"
+PATH="$build_path" npm run --silent build:server
 templates_log="$(mktemp)"
 PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${test_nodes[0]}" bin/paddock.js templates build >"$templates_log" 2>&1 &
 templates_pid=$!
+PATH="$build_path" npm run --silent build:dashboard
+addons_status=0
+wait "$addons_pid" || addons_status=$?
+cat "$addons_log"
+rm -f "$addons_log"
+if [ "$addons_status" -ne 0 ]; then
+  echo "building the native addons failed (exit $addons_status)" >&2
+  exit 1
+fi
+echo "== set-up: build and addons, $((SECONDS - setup_started)) s"
+# Two checks that only need the build run beside the rest of the set-up (host packages, the templates),
+# which mostly waits on the disk and the archive; their verdicts come at the end of the run, so a badly
+# formatted file or a type error fails it without hiding what the tests would have said:
+# - formatting (Prettier, .prettierrc.json);
+# - the types of the tests, benchmarks and their helpers (tsconfig.tests.json; the build checks src/ and
+#   the dashboard).
+checks_log_dir="$(mktemp -d)"
+"${test_nodes[0]}" node_modules/prettier/bin/prettier.cjs --check . >"$checks_log_dir/format.log" 2>&1 &
+format_pid=$!
+"${test_nodes[0]}" node_modules/typescript/bin/tsc -p tsconfig.tests.json >"$checks_log_dir/typecheck.log" 2>&1 &
+typecheck_pid=$!
 bash scripts/install-chromium.sh
 # The dependency rules (.dependency-cruiser.cjs, scripts/feature-cycles.mjs) first: a few seconds, and a
 # feature reaching into another's tables or an import cycle fails the run before any test starts.
@@ -55,13 +82,6 @@ rm -rf .test-results
 mkdir -p .test-results
 reports=()
 status=0
-# Formatting (Prettier, .prettierrc.json) is checked beside the tests, not before them: a badly formatted
-# file fails the run without hiding what the tests would have said.
-"${test_nodes[0]}" node_modules/prettier/bin/prettier.cjs --check . || status=1
-# The tests, benchmarks and their helpers are typechecked too (tsconfig.tests.json; the build checks src/
-# and the dashboard), in the background beside the tests; its errors fail the run at the end.
-"${test_nodes[0]}" node_modules/typescript/bin/tsc -p tsconfig.tests.json >.test-results/typecheck.log 2>&1 &
-typecheck_pid=$!
 run_vitest() {
   local node="$1" report="$2" started=$SECONDS
   shift 2
@@ -89,14 +109,11 @@ lane_vitest() {
 # - the background lane: `api` on one worker, then `runtime-beside` (a few runtime-apart files, base + 40),
 #   then, once `runtime` is done with the host's default sandbox network (the CLI's servers use it), the
 #   other Nodes' files on network profiles of their own (base + 20).
-# Built once here; the host networks are removed once both lanes have finished.
+# The host networks are removed once both lanes have finished.
 run_whole_suite() {
   local node="$1" label="$2" started=$SECONDS
   shift 2
   local base="${PADDOCK_TEST_NETWORK_BASE:-0}"
-  PATH="$(dirname "$node"):$PATH" "$node" node_modules/typescript/bin/tsc -p tsconfig.json
-  bash scripts/build-agent.sh
-  bash scripts/build-relay.sh
   echo "== Node $("$node" --version): runtime and runtime-apart here; api, runtime-beside, then the other Nodes' files, beside them (their output follows)"
   local lane_names=("$label-api" "$label-runtime-beside")
   for other in "$@"; do lane_names+=("${other#*=}"); done
@@ -138,13 +155,21 @@ else
   run_whole_suite "${test_nodes[0]}" "node${test_majors[0]}" "${others[@]}"
 fi
 
+if wait "$format_pid"; then
+  echo "formatting (Prettier): ok"
+else
+  echo "formatting (Prettier) failed:"
+  cat "$checks_log_dir/format.log"
+  status=1
+fi
 if wait "$typecheck_pid"; then
   echo "typecheck of tests and benchmarks: ok"
 else
   echo "typecheck of tests and benchmarks failed:"
-  cat .test-results/typecheck.log
+  cat "$checks_log_dir/typecheck.log"
   status=1
 fi
+rm -rf "$checks_log_dir"
 
 # The first run's report stays where tools look for it; the line below totals every run.
 cp "${reports[0]}" .test-results/vitest.json 2>/dev/null || true
