@@ -2,12 +2,34 @@
 // the host networks (nftables tables, bridges) of the test network profiles this run may have used
 // (scripts/remove-test-networks.sh).
 import { execFileSync, spawnSync } from 'node:child_process';
+import { openStorage } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createPgDatabase, dropPgDatabase } from './helpers/backends.js';
 
 // scripts/test.sh runs the projects as Vitest processes at once: it builds before them all
 // (PADDOCK_TEST_BUILT=1), and removes the host networks itself once they have all finished.
-export default function setup(): () => void {
+// The PostgreSQL database migrated to the latest schema that test/helpers/app.ts copies for each app is
+// named in PADDOCK_TEST_PG_TEMPLATE, which the test processes and the servers they start inherit.
+export default async function setup(): Promise<() => Promise<void>> {
   if (process.env.PADDOCK_TEST_BUILT !== '1') build();
-  return process.env.PADDOCK_TEST_KEEP_NETWORKS === '1' ? () => {} : removeProfileNetworks;
+  const template = await migratedPgTemplate();
+  process.env.PADDOCK_TEST_PG_TEMPLATE = new URL(template.url).pathname.slice(1);
+  return async () => {
+    await template.drop();
+    if (process.env.PADDOCK_TEST_KEEP_NETWORKS !== '1') removeProfileNetworks();
+  };
+}
+
+/** Copying a migrated database takes about half the time of migrating a new one (0.4 s against 0.9 s). */
+async function migratedPgTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = await createPgDatabase();
+  const storage = openStorage({ databaseUrl: template.url, sqliteFile: '' });
+  try {
+    await migrateToLatest(storage.db);
+  } finally {
+    await storage.close();
+  }
+  return { url: template.url, drop: () => dropPgDatabase(template.url) };
 }
 
 function build(): void {

@@ -113,7 +113,7 @@ export async function removeDataDir(dataDir: string, options: { runtime: Runtime
 export async function startApp(backend: Backend, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
   const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'paddock-test-'));
   if (!options.reuse) fs.symlinkSync(TEST_TEMPLATES_DIR, path.join(dataDir, 'templates'));
-  const pgDatabase = options.reuse ? null : backend === 'postgres' ? await createPgDatabase() : null;
+  const pgDatabase = options.reuse ? null : backend === 'postgres' ? await createPgDatabase(process.env.PADDOCK_TEST_PG_TEMPLATE) : null;
   const databaseUrl = options.reuse ? options.reuse.databaseUrl : (pgDatabase?.url ?? null);
   const config = loadConfig({
     PADDOCK_DATA: dataDir,

@@ -14,13 +14,17 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** A fresh, empty PostgreSQL database; `drop` removes it. */
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database; `drop` removes it. Empty, or a copy of `template` (a database no session
+ * is connected to: test/global-setup.ts makes one migrated to the latest schema, as `pgTemplate`).
+ */
+export async function createPgDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `paddock_t_${randomBytes(6).toString('hex')}`;
+  if (template !== undefined && !/^paddock_t_[0-9a-f]+$/.test(template)) throw new Error(`not a test database: ${template}`);
   const admin = new pg.Client({ connectionString: ADMIN_PG_URL });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   } finally {
     await admin.end();
   }
