@@ -34,6 +34,7 @@ import { ProcessService } from './processes/service.js';
 import { registerBudgets } from './budgets/plugin.js';
 import { registerSnapshots } from './snapshots/plugin.js';
 import { SnapshotDirectory } from './snapshots/directory.js';
+import { PeerRestores } from './snapshots/peer-restore.js';
 import { execRecording } from './sessions/exec-recording.js';
 import { terminalRoutes } from './terminal/routes.js';
 import { SandboxDirectory } from './sandboxes/directory.js';
@@ -334,6 +335,7 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
   const lost = sandboxes ?? (await registerSandboxesWithoutRuntime(app, { db: storage.db, alerts, spend, outbox, publisher: webhooks.publisher, consumers: [metrics.lifecycle] }));
   const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, reconcile: sandboxes, lost, operators: billing.operators });
   // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
+  if (snapshots && config.cluster.secret) snapshots.reachPeers(new PeerRestores(nodes.service, config.cluster.secret));
   registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, snapshots: new SnapshotDirectory(storage.db), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
   let closing = false;

@@ -46,7 +46,8 @@ export const ERROR_CODES = {
   snapshot_not_ready: { status: 409, meaning: 'The snapshot is still being taken, or failed.' },
   snapshot_on_other_node: {
     status: 409,
-    meaning: "Scale-out: the snapshot's archive is on another node than the sandbox to restore into; a snapshot restores only into a sandbox on the node that holds it.",
+    meaning:
+      "Scale-out: the sandbox to restore into runs on another node than the snapshot's archive, and the node holding the archive is not part of a cluster (no PADDOCK_CLUSTER_SECRET), so it cannot send the archive there.",
   },
   too_many_terminals: { status: 409, meaning: 'The sandbox already has the most terminal sessions it may have.' },
   stream_already_open: {

@@ -1,5 +1,6 @@
-// Wires snapshots into the app: the local store, routes, and clean-up on close. The returned service is
-// the pause path's PauseSnapshots port (the automatic snapshot of a pause).
+// Wires snapshots into the app: the local store, routes (and the node call of a restore across nodes),
+// and clean-up on close. The returned service is the pause path's PauseSnapshots port (the automatic
+// snapshot of a pause).
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
@@ -9,6 +10,7 @@ import { derivedKey } from '../secrets/key.js';
 import type { PlanLock } from '../sandboxes/context.js';
 import type { SandboxService } from '../sandboxes/service.js';
 import { LocalSnapshotStorage } from './local-storage.js';
+import { peerRestoreRoute } from './peer-restore-route.js';
 import { snapshotRoutes } from './routes.js';
 import { SnapshotService } from './service.js';
 
@@ -31,6 +33,7 @@ export async function registerSnapshots(
   );
   await snapshots.reconcile();
   await app.register(snapshotRoutes(snapshots, options.config.publicUrl));
+  await app.register(peerRestoreRoute(snapshots, options.config.cluster.secret));
   app.addHook('onClose', async () => snapshots.settled());
   return snapshots;
 }

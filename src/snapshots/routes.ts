@@ -127,11 +127,11 @@ export function snapshotRoutes(service: SnapshotService, publicUrl: string | nul
         tags: ['snapshots'],
         summary: 'Restore a snapshot into a running sandbox',
         description:
-          "Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template. In a cluster the sandbox must run on the node that holds the snapshot's archive (the node of the snapshot's own sandbox): another node's sandbox answers 409 `snapshot_on_other_node`. " +
+          "Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template. In a cluster the sandbox may run on any worker: the node holding the snapshot's archive (the node of the snapshot's own sandbox) streams it to the sandbox's node, which swaps the files; when that node cannot be reached the answer is 502 `node_unreachable` and the sandbox is left as it was. " +
           HELD,
         params: SnapshotParams,
         body: RestoreSnapshotBody,
-        response: { 200: RestoreResult, ...errors, ...unavailable },
+        response: { 200: RestoreResult, ...errors, 502: Err, ...unavailable },
       },
       handler: async (request) => service.restore(request.principal!.accountId, request.params.id, request.body.sandbox_id),
     });

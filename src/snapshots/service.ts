@@ -1,8 +1,10 @@
 // Snapshot rules: the limits, taking a consistent copy (the runtime freezes the sandbox only for the copy),
 // the automatic snapshot of a pause, restore, deletion and signed downloads. Archives live in a SnapshotStorage.
+import { createWriteStream } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../core/db/schema.js';
@@ -13,6 +15,7 @@ import type { SandboxRuntime } from '../runtime/runtime.js';
 import type { PauseSnapshot, PauseSnapshots, SandboxRow, SandboxService } from '../sandboxes/service.js';
 import type { PlanLock } from '../sandboxes/context.js';
 import { checkDownloadSignature, downloadSignature } from './download-url.js';
+import type { PeerRestore, PeerRestores } from './peer-restore.js';
 import type { SnapshotStorage } from './storage.js';
 import * as store from './store.js';
 import type { Logger } from '../core/logging.js';
@@ -25,6 +28,8 @@ function gigabytes(bytes: number): string {
 
 export class SnapshotService implements PauseSnapshots {
   private readonly pending = new Set<Promise<unknown>>();
+  /** The other nodes of a cluster, for restores into their sandboxes (set once the registry is up). */
+  private peers: PeerRestores | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -35,9 +40,13 @@ export class SnapshotService implements PauseSnapshots {
     private readonly limits: SnapshotLimits,
     private readonly signingKey: Buffer,
     private readonly log: Logger,
-    /** This node: archives it stores are on its disk, and it restores only into its own sandboxes. */
+    /** This node: archives it stores are on its disk; another node's sandbox gets the archive sent over. */
     private readonly node: { hostId: string; retryAfterSeconds: number },
   ) {}
+
+  reachPeers(peers: PeerRestores): void {
+    this.peers = peers;
+  }
 
   /** POST /v1/sandboxes/{id}/snapshots: answers once the archive is stored (status `completed`). */
   async create(accountId: string, sandboxId: string, name: string): Promise<store.SnapshotRow> {
@@ -148,23 +157,49 @@ export class SnapshotService implements PauseSnapshots {
     if (target.template !== row.template) {
       throw new Invalid('body.sandbox_id', `is a ${target.template} sandbox; this snapshot holds changes to a ${row.template} sandbox and restores only onto that template`);
     }
-    // The runtime here cannot reach a sandbox of another node, and the archive is not on that node's disk.
-    if (target.host_id !== this.node.hostId) {
-      throw new Conflict(
-        `sandbox ${sandboxId} runs on node ${target.host_id ?? '(none)'}, and snapshot ${id} is stored on node ${this.node.hostId}: a snapshot restores only into a sandbox on the node that holds it`,
-        'snapshot_on_other_node',
-      );
-    }
-    const archive = await this.storage.localFile(row.storage_key);
     const started = performance.now();
     // Files from a confidential sandbox may hold its secret values: the target becomes confidential too.
     const confidentialSource = await this.sandboxes.isConfidential(accountId, row.sandbox_id);
-    try {
-      await this.sandboxes.whileRestoring(accountId, sandboxId, () => this.runtime.restoreFilesystem(sandboxId, archive.file), confidentialSource, { snapshot_id: row.id });
-    } finally {
-      await archive.release();
+    if (target.host_id !== this.node.hostId) {
+      // The runtime here cannot reach a sandbox of another node: the archive goes to that node instead.
+      if (!this.peers || !target.host_id) {
+        throw new Conflict(
+          `sandbox ${sandboxId} runs on node ${target.host_id ?? '(none)'}, and snapshot ${id} is stored on node ${this.node.hostId}, which is not part of a cluster (no PADDOCK_CLUSTER_SECRET) and cannot reach it`,
+          'snapshot_on_other_node',
+        );
+      }
+      const archive = await this.storage.read(row.storage_key);
+      try {
+        await this.peers.restoreOn(target.host_id, { accountId, sandboxId, snapshotId: row.id, confidential: confidentialSource, archive });
+      } finally {
+        archive.destroy();
+      }
+    } else {
+      const archive = await this.storage.localFile(row.storage_key);
+      try {
+        await this.restoreHere(accountId, sandboxId, row.id, archive.file, confidentialSource);
+      } finally {
+        await archive.release();
+      }
     }
     return { snapshot_id: id, sandbox_id: sandboxId, status: 'running', restored_at: nowIso(), duration_ms: Math.round(performance.now() - started) };
+  }
+
+  /** A restore the node holding the archive sent here (peer-restore.ts): the archive arrives as a stream. */
+  async restoreFromPeer(job: PeerRestore): Promise<void> {
+    const target = await this.sandboxes.get(job.accountId, job.sandboxId);
+    if (target.host_id !== this.node.hostId) throw new Conflict(`sandbox ${job.sandboxId} does not run on node ${this.node.hostId}`, 'snapshot_on_other_node');
+    const file = path.join(this.storage.stagingDir, `${newId('restore')}.tar.gz`);
+    try {
+      await pipeline(job.archive, createWriteStream(file, { mode: 0o600 }));
+      await this.restoreHere(job.accountId, job.sandboxId, job.snapshotId, file, job.confidential);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  private restoreHere(accountId: string, sandboxId: string, snapshotId: string, archiveFile: string, confidentialSource: boolean): Promise<void> {
+    return this.sandboxes.whileRestoring(accountId, sandboxId, () => this.runtime.restoreFilesystem(sandboxId, archiveFile), confidentialSource, { snapshot_id: snapshotId });
   }
 
   /**

@@ -15205,7 +15205,7 @@ export type paths = {
         put?: never;
         /**
          * Restore a snapshot into a running sandbox
-         * @description Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template. In a cluster the sandbox must run on the node that holds the snapshot's archive (the node of the snapshot's own sandbox): another node's sandbox answers 409 `snapshot_on_other_node`. In a cluster the archive stays on the disk of the node that took it (the sandbox's node), and any node passes this request on to that one; while that node is stopped or declared lost the answer is 503 `snapshot_unavailable` with `Retry-After` (the record itself, GET /v1/snapshots/{id}, still reads), until it is back. Scopes: `full`, `sandbox`. On a confidential sandbox (or its snapshot or session) only `full`.
+         * @description Overwrites the filesystem of `sandbox_id` (a running sandbox of the same account and template — the snapshot's own sandbox or another) with the template plus the snapshot's changes: files written since the snapshot are gone, files deleted since are back. Running processes do not survive: every process in the sandbox is stopped, the files are swapped, and the sandbox starts again with the same id, address, network rules and env (open terminals close; background servers must be started again). The status is `restoring` meanwhile (exec answers exit_code 1 with `error`), then `running`. 409 when the sandbox is not running (a paused one must be resumed first) or the snapshot is not completed; 400 for another template. In a cluster the sandbox may run on any worker: the node holding the snapshot's archive (the node of the snapshot's own sandbox) streams it to the sandbox's node, which swaps the files; when that node cannot be reached the answer is 502 `node_unreachable` and the sandbox is left as it was. In a cluster the archive stays on the disk of the node that took it (the sandbox's node), and any node passes this request on to that one; while that node is stopped or declared lost the answer is 503 `snapshot_unavailable` with `Retry-After` (the record itself, GET /v1/snapshots/{id}, still reads), until it is back. Scopes: `full`, `sandbox`. On a confidential sandbox (or its snapshot or session) only `full`.
          */
         post: {
             parameters: {
@@ -15292,6 +15292,15 @@ export type paths = {
                 };
                 /** @description Too Many Requests: an `Error` body (see its schema for the codes). */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Bad Gateway: an `Error` body (see its schema for the codes). */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16206,7 +16215,7 @@ export type components = {
          *     | `process_limit` | 409 | The sandbox already runs 64 background processes: wait for one to exit, or signal one. |
          *     | `sandbox_not_paused` | 409 | Only a paused sandbox can be resumed. |
          *     | `snapshot_not_ready` | 409 | The snapshot is still being taken, or failed. |
-         *     | `snapshot_on_other_node` | 409 | Scale-out: the snapshot's archive is on another node than the sandbox to restore into; a snapshot restores only into a sandbox on the node that holds it. |
+         *     | `snapshot_on_other_node` | 409 | Scale-out: the sandbox to restore into runs on another node than the snapshot's archive, and the node holding the archive is not part of a cluster (no PADDOCK_CLUSTER_SECRET), so it cannot send the archive there. |
          *     | `too_many_terminals` | 409 | The sandbox already has the most terminal sessions it may have. |
          *     | `stream_already_open` | 409 | Agent delegation: the task already has an open stream (one connection per task); close it, or wait until it disconnects, then reconnect with Last-Event-ID. |
          *     | `subscription_state_conflict` | 409 | Billing: the subscription's state does not allow this change (canceling the free plan, marking it past due); the message names both states. |

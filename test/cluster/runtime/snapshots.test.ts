@@ -1,7 +1,7 @@
 // Snapshots in a cluster: an api node and two workers (the first of role `all`) on one PostgreSQL database. A snapshot's archive
 // is on the disk of the worker that took it; through the api node its record, download link, download,
-// restore and delete reach that worker, a restore into a sandbox on the other worker is refused 409
-// snapshot_on_other_node, and once the holder has stopped what needs the archive answers 503
+// restore and delete reach that worker, a restore into a sandbox on the other worker gets the archive
+// streamed there in a signed node call, and once the holder has stopped what needs the archive answers 503
 // snapshot_unavailable (the record still reads), and a worker's restart leaves the snapshots another
 // node is taking alone. One sandbox on each worker.
 import fs from 'node:fs';
@@ -89,16 +89,39 @@ describe('snapshots across an api node and two workers (runc)', () => {
     }
   });
 
-  it('restores into a sandbox on the holding worker, and refuses one on the other worker', async () => {
+  it('restores into a sandbox on the holding worker, and into one on the other worker, which gets the archive sent over', async () => {
     expect((await call('POST', `/v1/sandboxes/${onWorker2}/exec`, { command: 'echo after > /workspace/note.txt' })).body.exit_code).toBe(0);
     const restored = await call('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: onWorker2 });
     expect(restored.status, restored.text).toBe(200);
     expect((await call('POST', `/v1/sandboxes/${onWorker2}/exec`, { command: 'cat /workspace/note.txt' })).body.stdout).toBe('before\n');
+
+    expect((await call('POST', `/v1/sandboxes/${onWorker1}/exec`, { command: 'echo mine > /workspace/own.txt' })).body.exit_code).toBe(0);
     const elsewhere = await call('POST', `/v1/snapshots/${snapshotId}/restore`, { sandbox_id: onWorker1 });
-    expect(elsewhere.status, elsewhere.text).toBe(409);
-    expect(elsewhere.body.code).toBe('snapshot_on_other_node');
-    expect(elsewhere.body.error).toContain('worker-1');
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+    expect(elsewhere.body).toMatchObject({ snapshot_id: snapshotId, sandbox_id: onWorker1, status: 'running' });
+    const files = await call('POST', `/v1/sandboxes/${onWorker1}/exec`, { command: 'cat /workspace/note.txt; test -e /workspace/own.txt || echo own gone' });
+    expect(files.body.stdout, files.text).toBe('before\nown gone\n');
     expect((await call('GET', `/v1/sandboxes/${onWorker1}`)).body.status).toBe('running');
+    // The archive stayed where it was; the copy sent over is not kept on worker 1.
+    expect(fs.existsSync(archiveOf(worker1, snapshotId))).toBe(false);
+    expect(fs.readdirSync(path.join(worker1.config.snapshots.dir, 'staging'))).toEqual([]);
+    const events = (await call('GET', `/v1/sandboxes/${onWorker1}/events`)).body;
+    expect(JSON.stringify(events)).toContain(snapshotId);
+  });
+
+  it('serves the node call that carries the archive to nobody but a node of the cluster', async () => {
+    const route = `/v1/internal/snapshot-restores/${onWorker1}?account_id=x&snapshot_id=${snapshotId}&confidential=0`;
+    const unsigned = await worker1.request('PUT', route, { raw: Buffer.from('not an archive'), contentType: 'application/gzip', token: key });
+    expect(unsigned.status, unsigned.text).toBe(404);
+    expect(unsigned.body.code).toBe('not_found');
+    const forged = await worker1.request('PUT', route, {
+      raw: Buffer.from('not an archive'),
+      contentType: 'application/gzip',
+      headers: { 'x-paddock-node-call': 'a'.repeat(64), 'x-paddock-node-call-time': String(Date.now()) },
+    });
+    expect(forged.status, forged.text).toBe(404);
+    expect((await call('POST', `/v1/sandboxes/${onWorker1}/exec`, { command: 'cat /workspace/note.txt' })).body.stdout).toBe('before\n');
+    expect((await api.request('GET', '/openapi.json')).text).not.toContain('snapshot-restores');
   });
 
   it('deletes a snapshot through the api node, archive and all', async () => {
