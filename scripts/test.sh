@@ -13,14 +13,27 @@ if [ "${#test_majors[@]}" -eq 0 ]; then
   exit 2
 fi
 
+# Waits for a set-up step that ran in the background, prints its output, and stops the run if it failed.
+finish_background() {
+  local pid="$1" log="$2" what="$3" code=0
+  wait "$pid" || code=$?
+  cat "$log"
+  rm -f "$log"
+  if [ "$code" -ne 0 ]; then
+    echo "$what failed (exit $code)" >&2
+    exit 1
+  fi
+}
+
 setup_started=$SECONDS
 bash scripts/prepare.sh --packages
 echo "== set-up: packages, $((SECONDS - setup_started)) s"
 test_nodes=()
 for major in "${test_majors[@]}"; do test_nodes+=("$(bash scripts/find-node.sh "$major")"); done
 # Beside each other on the two cores: the other Nodes' native addons (a compile of about a minute), the
-# templates (debootstrap and apt inside their own roots, about a minute and a half, mostly waiting on
-# the disk and the archive), the dashboard's build, then the host packages (Chromium, PostgreSQL).
+# templates (debootstrap and apt inside their own roots, about a minute and a half alone), the builds,
+# then the host packages (Chromium, PostgreSQL). Both cores stay busy, where one step after the other
+# left one idle for most of it.
 addons_log="$(mktemp)"
 bash scripts/native-addons.sh "${test_nodes[@]}" >"$addons_log" 2>&1 &
 addons_pid=$!
@@ -31,17 +44,10 @@ templates_log="$(mktemp)"
 PATH="$(dirname "${test_nodes[0]}"):$PATH" PADDOCK_DATA="$PWD/.test-data" "${test_nodes[0]}" bin/paddock.js templates build >"$templates_log" 2>&1 &
 templates_pid=$!
 PATH="$build_path" npm run --silent build:dashboard
-addons_status=0
-wait "$addons_pid" || addons_status=$?
-cat "$addons_log"
-rm -f "$addons_log"
-if [ "$addons_status" -ne 0 ]; then
-  echo "building the native addons failed (exit $addons_status)" >&2
-  exit 1
-fi
+finish_background "$addons_pid" "$addons_log" "building the native addons"
 echo "== set-up: build and addons, $((SECONDS - setup_started)) s"
-# Two checks that only need the build run beside the rest of the set-up (host packages, the templates),
-# which mostly waits on the disk and the archive; their verdicts come at the end of the run, so a badly
+# Two checks that only need the build run beside the rest of the set-up (host packages, the end of the
+# templates) rather than in front of the suite; their verdicts come at the end of the run, so a badly
 # formatted file or a type error fails it without hiding what the tests would have said:
 # - formatting (Prettier, .prettierrc.json);
 # - the types of the tests, benchmarks and their helpers (tsconfig.tests.json; the build checks src/ and
@@ -56,14 +62,7 @@ bash scripts/install-chromium.sh
 # feature reaching into another's tables or an import cycle fails the run before any test starts.
 npm run --silent lint:deps
 bash scripts/start-postgres.sh
-templates_status=0
-wait "$templates_pid" || templates_status=$?
-cat "$templates_log"
-rm -f "$templates_log"
-if [ "$templates_status" -ne 0 ]; then
-  echo "building the templates failed (exit $templates_status)" >&2
-  exit 1
-fi
+finish_background "$templates_pid" "$templates_log" "building the templates"
 echo "== set-up: $((SECONDS - setup_started)) s in all"
 
 # What the other Nodes run: the files that lean on what differs between Node majors, not the whole suite

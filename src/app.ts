@@ -334,8 +334,8 @@ export async function buildApp({ config, storage, logStream, runtime, describeOn
 
   const lost = sandboxes ?? (await registerSandboxesWithoutRuntime(app, { db: storage.db, alerts, spend, outbox, publisher: webhooks.publisher, consumers: [metrics.lifecycle] }));
   const nodes = await registerNodes(app, { config, storage, runtimeName: runtime?.name ?? null, live: directory, reconcile: sandboxes, lost, operators: billing.operators });
-  // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
   if (snapshots && config.cluster.secret) snapshots.reachPeers(new PeerRestores(nodes.service, config.cluster.secret));
+  // After the preview front door (it takes its listeners over), before the guard (which stands in front of both).
   registerClusterFrontDoor(app, { config, nodes: nodes.service, sandboxes: directory, snapshots: new SnapshotDirectory(storage.db), bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES });
   // Last, so that it stands in front of the preview front door's listeners (taken over on ready too).
   let closing = false;
