@@ -34,17 +34,10 @@ fi
 bash scripts/native-addons.sh "$node22"
 if [ "${1:-}" = "--packages" ]; then exit 0; fi
 
+# shellcheck source=scripts/background-step.sh
+source scripts/background-step.sh
 addons_log="$(mktemp)"
-addons_pid=""
-if [ "${#other_nodes[@]}" -gt 0 ]; then
-  bash scripts/native-addons.sh "${other_nodes[@]}" >"$addons_log" 2>&1 &
-  addons_pid=$!
-fi
+bash scripts/native-addons.sh "$node22" "${other_nodes[@]}" >"$addons_log" 2>&1 &
+addons_pid=$!
 npm run --silent build
-if [ -n "$addons_pid" ] && ! wait "$addons_pid"; then
-  cat "$addons_log" >&2
-  rm -f "$addons_log"
-  exit 1
-fi
-cat "$addons_log"
-rm -f "$addons_log"
+finish_background "$addons_pid" "$addons_log" "building the native addons"

@@ -13,17 +13,8 @@ if [ "${#test_majors[@]}" -eq 0 ]; then
   exit 2
 fi
 
-# Waits for a set-up step that ran in the background, prints its output, and stops the run if it failed.
-finish_background() {
-  local pid="$1" log="$2" what="$3" code=0
-  wait "$pid" || code=$?
-  cat "$log"
-  rm -f "$log"
-  if [ "$code" -ne 0 ]; then
-    echo "$what failed (exit $code)" >&2
-    exit 1
-  fi
-}
+# shellcheck source=scripts/background-step.sh
+source scripts/background-step.sh
 
 setup_started=$SECONDS
 bash scripts/prepare.sh --packages

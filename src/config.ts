@@ -172,7 +172,7 @@ export interface StripeConfig {
   webhookSecret: string;
   /** Stripe price ids per paid plan; enterprise without one becomes a request to the operator. */
   prices: { pro: string; team: string; enterprise: string | null };
-  /** A Stripe-compatible API to call instead of api.stripe.com (PADDOCK_STRIPE_API_URL: stripe-mock, a test stand-in); null: Stripe's own. */
+  /** A Stripe-compatible API to call instead of api.stripe.com (PADDOCK_STRIPE_API_URL, e.g. a local server speaking Stripe's API for tests); null: Stripe's own. */
   apiUrl: string | null;
 }
 

@@ -16,7 +16,7 @@ function withDatabase(url: string, database: string): string {
 
 /**
  * A fresh PostgreSQL database; `drop` removes it. Empty, or a copy of `template` (a database no session
- * is connected to: test/global-setup.ts makes one migrated to the latest schema, as `pgTemplate`).
+ * is connected to: test/global-setup.ts makes one migrated to the latest schema and names it in PADDOCK_TEST_PG_TEMPLATE).
  */
 export async function createPgDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `paddock_t_${randomBytes(6).toString('hex')}`;
