@@ -99,15 +99,34 @@ export interface LimiterFactory {
 }
 
 const TABLE = 'paddock_rate_limits';
+const DUPLICATE = new Set(['23505', '42P07']);
+
+/**
+ * The counters' table is UNLOGGED: a counter is written on every request, and a commit that wrote only
+ * unlogged rows does not wait for the write-ahead log to reach the disk. PostgreSQL empties the table
+ * after a crash and does not copy it to replicas: the windows then start again, nothing else is lost.
+ * The columns are rate-limiter-flexible's own (its CREATE TABLE IF NOT EXISTS then finds the table).
+ */
+async function ensureUnloggedTable(pgPool: pg.Pool): Promise<void> {
+  try {
+    await pgPool.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+  } catch (error) {
+    // Another node created it at the same moment.
+    if (!DUPLICATE.has((error as { code?: string }).code ?? '')) throw error;
+  }
+  // A table an earlier version created logged.
+  const { rows } = await pgPool.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)`, [TABLE]);
+  if (rows[0]?.relpersistence === 'p') await pgPool.query(`ALTER TABLE ${TABLE} SET UNLOGGED`);
+}
 
 export function limiterFactory(pgPool: pg.Pool | null, observer: RefusalObserver | null = null): LimiterFactory {
   // Limiters sharing one PostgreSQL table must not create it concurrently.
-  let tableReady: Promise<unknown> = Promise.resolve();
+  let tableReady: Promise<unknown> | null = null;
   return {
     async create({ keyPrefix, points, durationSeconds }) {
       const memory = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
       if (!pgPool) return new Limiter(memory, points, keyPrefix, observer);
-      const created = tableReady.then(
+      const created = (tableReady ?? ensureUnloggedTable(pgPool)).then(
         () =>
           new Promise<RateLimiterAbstract>((resolve, reject) => {
             const limiter: RateLimiterAbstract = new RateLimiterPostgres(

@@ -4,11 +4,17 @@
 import { SandboxNotFound, SandboxNotRunning } from '../runtime/errors.js';
 import type { ExecResult } from '../runtime/runtime.js';
 import { enterError, getSandbox, recordActivity, type SandboxContext } from './context.js';
+import type { SandboxRow } from './store.js';
 import type { ExecInput } from './schemas.js';
 import { notRunningMessage, SandboxUnavailable } from './unavailable.js';
 
 export const EXEC_OUTPUT_CAP_BYTES = 1024 * 1024;
 const DEFAULT_EXEC_TIMEOUT_SECONDS = 300;
+/**
+ * A command within this of the recorded activity leaves `last_activity_at` as it is: an agent running
+ * commands back to back would otherwise write (and on PostgreSQL wait for a commit to disk) once per command.
+ */
+export const EXEC_ACTIVITY_GRANULARITY_MS = 1000;
 
 export interface CommandRequest {
   command: string;
@@ -38,9 +44,13 @@ export interface ExecOutcome {
 
 /** Runs `request` in a running sandbox; SandboxUnavailable when it is not running (or stopped meanwhile). */
 export async function runCommand(ctx: SandboxContext, accountId: string, id: string, request: CommandRequest): Promise<ExecResult> {
-  const row = await getSandbox(ctx, accountId, id);
+  return runCommandIn(ctx, await getSandbox(ctx, accountId, id), request);
+}
+
+async function runCommandIn(ctx: SandboxContext, row: SandboxRow, request: CommandRequest): Promise<ExecResult> {
+  const id = row.id;
   if (row.status !== 'running') throw new SandboxUnavailable(notRunningMessage(row));
-  await recordActivity(ctx, id);
+  if (Date.now() - Date.parse(row.last_activity_at) >= EXEC_ACTIVITY_GRANULARITY_MS) await recordActivity(ctx, id);
   try {
     return await ctx.runtime.exec(id, request);
   } catch (error) {
@@ -65,7 +75,7 @@ export async function execForApi(
   if (row.status !== 'running') return infrastructureFailure(notRunningMessage(row));
   let outcome: ExecOutcome;
   try {
-    const result = await runCommand(ctx, accountId, id, {
+    const result = await runCommandIn(ctx, row, {
       command: input.command,
       env: input.env,
       cwd: input.cwd,

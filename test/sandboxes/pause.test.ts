@@ -210,6 +210,15 @@ time.sleep(600)
       await sleep(1000);
     }
     expect((await get(busy)).status).toBe('running');
+    // Commands back to back record the activity once a second, not once each.
+    expect((await exec(busy, 'true')).exit_code).toBe(0);
+    const recorded = (await get(busy)).last_activity_at;
+    expect(Date.now() - Date.parse(recorded)).toBeLessThan(1000);
+    expect((await exec(busy, 'true')).exit_code).toBe(0);
+    expect((await get(busy)).last_activity_at).toBe(recorded);
+    await sleep(1000);
+    expect((await exec(busy, 'true')).exit_code).toBe(0);
+    expect(Date.parse((await get(busy)).last_activity_at)).toBeGreaterThanOrEqual(Date.parse(recorded) + 1000);
     expect((await t.request('POST', `/v1/sandboxes/${id}/resume`, { token: key })).body.status).toBe('running');
     expect((await exec(id, 'echo back')).output).toBe('back\n');
   });
