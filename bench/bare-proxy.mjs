@@ -1,6 +1,7 @@
-// The least a Node.js HTTP hop can do, for `npm run bench cluster` to set the api node's forwarding
-// against: every request passed to one target over kept-alive connections and its answer streamed back,
-// nothing looked up, signed or filtered but the hop-by-hop headers. Prints one JSON line with its URL.
+// The least a Node.js hop through Node's HTTP server and client can do, for `npm run bench cluster` to set
+// the api node's forwarding (its fast lane, below that server) against: every request passed to one target
+// over kept-alive connections and its answer streamed back, nothing looked up, signed or filtered but the
+// hop-by-hop headers. Prints one JSON line with its URL.
 // Usage: node bench/bare-proxy.mjs TARGET_ORIGIN
 import http from 'node:http';
 

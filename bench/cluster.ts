@@ -148,7 +148,7 @@ async function execRows(api: ApiNode, worker: BenchNode, key: string): Promise<B
       },
       { what: `the same, p95 (${ms(p95.forwarded - p95.local)})`, ours: p95.forwarded, baseline: p95.local, unit: 'ms', better: 'lower' },
       {
-        what: `the same exec, forwarded by the api node vs by a bare Node.js proxy (bench/bare-proxy.mjs: no look-up, no signature; the least a Node.js hop costs on this machine, ${ms(hop.bareOverLocal)} over straight to the worker in the same run; ${ms(hop.p50.forwarded - hop.p50.local)})`,
+        what: `the same exec, forwarded by the api node (its fast lane) vs by a bare Node.js HTTP proxy (bench/bare-proxy.mjs: Node's HTTP server and client, no look-up, no signature; ${ms(hop.bareOverLocal)} over straight to the worker in the same run; ${ms(hop.p50.forwarded - hop.p50.local)})`,
         ours: hop.p50.forwarded,
         baseline: hop.p50.local,
         unit: 'ms',

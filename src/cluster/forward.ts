@@ -59,7 +59,7 @@ function outgoingHeaders(request: IncomingMessage, hop: Hop, upgrade: boolean): 
   return Object.assign(headers, hop.signed);
 }
 
-interface Target {
+export interface Target {
   protocol: string;
   hostname: string;
   port: string | number;
@@ -68,7 +68,7 @@ interface Target {
 /** Node addresses parsed once each (a cluster has few nodes; an address that changes is a new entry). */
 const targets = new Map<string, Target>();
 
-function targetOf(address: string): Target {
+export function targetOf(address: string): Target {
   let target = targets.get(address);
   if (!target) {
     const url = new URL(address);

@@ -9,10 +9,13 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClusterConfig } from '../config.js';
 import { rememberClientAddress } from '../core/client-address.js';
+import type { RequestHead } from '../core/net/request-head.js';
 import type { NodeDirectory, NodeView } from '../nodes/contract.js';
 import type { PreviewHosts } from '../preview/host.js';
 import { refuseRequest, refuseUpgrade, unreachable, type ClusterRefusal } from './answers.js';
-import { forwardRequest, forwardUpgrade, type Hop } from './forward.js';
+import { installFastLane, type FastLane } from './fast-lane/install.js';
+import type { LaneTarget } from './fast-lane/connection.js';
+import { CONNECT_TIMEOUT_MS, forwardRequest, forwardUpgrade, targetOf, type Hop } from './forward.js';
 import { NodeLinks } from './node-links.js';
 import { signNodeRequest, stripNodeHeaders, verifyNodeRequest } from './node-auth.js';
 import { placeCreate, type PlacementDeps } from './placement.js';
@@ -33,6 +36,8 @@ export interface ClusterFrontDoorDeps {
   previewHosts: PreviewHosts;
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
+  /** The server is closing: the fast lane passes no new request on. */
+  closing: () => boolean;
 }
 
 /** What the signed node headers say about a request: refused (a bad signature), a node's, or a client's. */
@@ -49,10 +54,10 @@ function admitNodeHeaders(request: IncomingMessage, secret: Buffer | null): Clus
 }
 
 /**
- * Call once every plugin has registered its listeners (Fastify's onReady). Returns the node links:
- * the caller cuts those to lost nodes now and then (NodeLinks.cutLost).
+ * Call once every plugin has registered its listeners (Fastify's onReady). Returns the node links (the
+ * caller cuts those to lost nodes now and then: NodeLinks.cutLost) and, on an api node, its fast lane.
  */
-export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps): NodeLinks {
+export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps): { links: NodeLinks; lane: FastLane | null } {
   const localRequest = server.listeners('request') as RequestListener[];
   const localUpgrade = server.listeners('upgrade') as UpgradeListener[];
   server.removeAllListeners('request');
@@ -119,5 +124,25 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
       else upgradeLocally(request, socket, head);
     });
   });
-  return links;
+  const laneTarget = async (head: RequestHead, clientAddress: string): Promise<LaneTarget | null> => {
+    const bound = sandboxBound(head.method, head.url, deps.previewHosts.parse(head.headers.host));
+    if (!bound || !routing) return null;
+    const route = await routing.route(bound);
+    if (route.kind !== 'forward') return null;
+    const { protocol, hostname, port } = targetOf(route.node.address);
+    if (protocol !== 'http:') return null;
+    const signed = signNodeRequest(secret!, { method: head.method, path: head.url, nodeId: nodes!.selfId, clientAddress, placed: false });
+    return { nodeId: route.node.id, hostname, port: Number(port), signed };
+  };
+  // An api node serves no sandbox: most of what it forwards goes through the lane, past Node's HTTP server.
+  const lane =
+    routing && cluster.role === 'api'
+      ? installFastLane(server, {
+          route: (head, clientAddress) => laneTarget(head, clientAddress),
+          hold: (nodeId, cut) => links.hold(nodeId, cut),
+          closing: deps.closing,
+          connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        })
+      : null;
+  return { links, lane };
 }

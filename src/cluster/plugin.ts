@@ -9,6 +9,7 @@ import { PreviewHosts } from '../preview/host.js';
 import type { SandboxDirectory } from '../sandboxes/directory.js';
 import { PeriodicTask } from '../core/periodic-task.js';
 import type { SnapshotDirectory } from '../snapshots/directory.js';
+import type { FastLane } from './fast-lane/install.js';
 import { routeClusterRequests } from './front-door.js';
 import type { LocalAnswer } from './placement.js';
 
@@ -25,8 +26,10 @@ export function registerClusterFrontDoor(
     return typeof address === 'object' && address ? address.port : config.port;
   });
   let linkCutter: PeriodicTask | null = null;
+  let lane: FastLane | null = null;
+  let closing = false;
   app.addHook('onReady', async () => {
-    const links = routeClusterRequests(app.server, {
+    const door = routeClusterRequests(app.server, {
       cluster: config.cluster,
       nodes: deps.nodes,
       hostOf: async (id) => (await deps.sandboxes.placesOf([id])).get(id)?.hostId ?? null,
@@ -35,14 +38,24 @@ export function registerClusterFrontDoor(
       previewHosts,
       bodyLimitBytes: deps.bodyLimitBytes,
       log: app.log,
+      closing: () => closing,
     });
+    lane = door.lane;
+    const links = door.links;
     const nodes = deps.nodes;
     if (!nodes || !config.cluster.secret) return;
     // Each heartbeat: a node declared lost meanwhile gets its forwarded terminals closed 4003 node_lost.
     linkCutter = new PeriodicTask('cutting links to lost nodes', config.cluster.heartbeatMs, () => links.cutLost(nodes, app.log), app.log);
     linkCutter.start(config.cluster.heartbeatMs);
   });
-  app.addHook('onClose', async () => linkCutter?.stop());
+  app.addHook('preClose', async () => {
+    closing = true;
+    lane?.closeIdle();
+  });
+  app.addHook('onClose', async () => {
+    linkCutter?.stop();
+    lane?.close();
+  });
 }
 
 /** The request through this node's own routes, in process: the client's method, path, headers and address, the body placement read. */

@@ -8,7 +8,7 @@ import { LOGIN_PATH, passwordPage } from './password-page.js';
 import { basicAuthPassword, type PreviewProtection } from './protection.js';
 import { nothingListening, refuse, type Refusal } from './refusals.js';
 import type { RelayProof } from './relay-process.js';
-import type { RequestHead } from './request-head.js';
+import type { RequestHead } from '../core/net/request-head.js';
 
 export interface AdmissionOptions {
   detector: LivePorts;

@@ -10,7 +10,7 @@ import type { PreviewHosts } from './host.js';
 import { LOGIN_PATH } from './password-page.js';
 import type { PreviewProxy } from './proxy.js';
 import { canHandOver } from './relay-process.js';
-import { headEnd, MAX_HEAD_BYTES, parseRequestHead } from './request-head.js';
+import { headEnd, MAX_HEAD_BYTES, parseRequestHead } from '../core/net/request-head.js';
 
 type ConnectionListener = (socket: net.Socket) => void;
 

@@ -18,7 +18,7 @@ import { errorPage } from './password-page.js';
 import type { PreviewProtection } from './protection.js';
 import { nothingListening, sendPage, UNAVAILABLE, writeRawPage } from './refusals.js';
 import { RelayProcess, type RelayGroup } from './relay-process.js';
-import type { RequestHead } from './request-head.js';
+import type { RequestHead } from '../core/net/request-head.js';
 import type { Logger } from '../core/logging.js';
 
 const ACTIVITY_INTERVAL_MS = 5000;

@@ -1,5 +1,6 @@
-// The first request head of a client connection, read straight from the socket by the front door to
-// decide whether the connection goes to the preview relay: parsed strictly, with the relay's own rules
+// A request head read straight from a client's socket, before Node's HTTP server sees it: by the preview
+// front door (does the connection go to the relay?) and by an api node's cluster fast lane (is this a
+// request to pass on to a worker as it is?). Parsed strictly, with the preview relay's own rules
 // (relay/framing.c), so anything unusual is left to Node's HTTP server.
 
 /** Node's default limit on the size of a request head. */
@@ -21,6 +22,8 @@ export interface RequestHead {
   body: 'chunked' | number;
   /** Upgrade, CONNECT or a login form: requests the relay does not carry. */
   needsNode: boolean;
+  /** Every header as sent, `[name, value, name, value, …]` (the shape of IncomingMessage.rawHeaders). */
+  fields: string[];
 }
 
 /** Offset just past the empty line that ends the head starting at `start`, or -1 if it is not all here. */
@@ -39,7 +42,7 @@ export function parseRequestHead(buffer: Buffer, start: number, end: number): Re
   const requestLine = lines.shift()!;
   const parts = requestLine.split(' ');
   if (parts.length !== 3 || !TOKEN.test(parts[0]) || !TARGET.test(parts[1]) || (parts[2] !== 'HTTP/1.1' && parts[2] !== 'HTTP/1.0')) return null;
-  const head: RequestHead = { method: parts[0], url: parts[1], headers: {}, body: 0, needsNode: parts[0] === 'CONNECT' };
+  const head: RequestHead = { method: parts[0], url: parts[1], headers: {}, body: 0, needsNode: parts[0] === 'CONNECT', fields: [] };
   let contentLength: string | undefined;
   let transferEncoding: string | undefined;
   for (const line of lines) {
@@ -48,6 +51,7 @@ export function parseRequestHead(buffer: Buffer, start: number, end: number): Re
     const name = line.slice(0, colon);
     const value = line.slice(colon + 1).replace(OPTIONAL_WHITESPACE, '');
     if (!TOKEN.test(name) || BAD_VALUE.test(value)) return null;
+    head.fields.push(name, value);
     switch (name.toLowerCase()) {
       case 'host':
         if (head.headers.host !== undefined) return null;
