@@ -106,6 +106,7 @@ describe('the fast lane of an api node', () => {
       closing: () => false,
       connectTimeoutMs: 2000,
     })!;
+    here.keepAliveTimeout = 1000;
     port = await listen(here);
   });
   afterAll(async () => {
@@ -232,6 +233,16 @@ describe('the fast lane of an api node', () => {
     expect(links.count('worker-1')).toBe(0);
     await sleep(100);
     expect(upstreams.every((socket) => socket.destroyed)).toBe(true);
+  });
+
+  it("ends a connection idle for the server's keep-alive time, the lane's and one handed to Node's server alike", async () => {
+    const started = Date.now();
+    const idle = await exchange(port, 'GET /fwd/idle HTTP/1.1\r\nHost: api\r\n\r\n');
+    expect(idle).toMatchObject({ ended: true });
+    const handed = await exchange(port, 'POST /fwd/chunked-idle HTTP/1.1\r\nHost: api\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    expect(handed.ended).toBe(true);
+    expect(handed.text).toMatch(/"where":"here"/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 900);
   });
 
   it('ends idle connections when the server closes', async () => {

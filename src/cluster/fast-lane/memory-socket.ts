@@ -61,10 +61,13 @@ export class MemorySocket extends Duplex {
     callback(error);
   }
 
-  // Timeouts and socket options are the real socket's: the fast lane keeps its idle time.
-  setTimeout(): this {
+  /** Node's server times its keep-alive on the real socket (whose timeout ends the connection). */
+  setTimeout(ms: number, callback?: () => void): this {
+    this.real.setTimeout(ms);
+    if (callback) this.real.once('timeout', callback);
     return this;
   }
+  // Socket options are the real socket's.
   setNoDelay(): this {
     return this;
   }
