@@ -74,6 +74,11 @@ describe('the fast lane of an api node', () => {
         return void gate.then(() => response.end('{"second":true}\n'));
       }
       if (request.url === '/fwd/early') return void response.writeHead(413, { 'content-type': 'application/json' }).end('{"code":"too_large"}');
+      if (request.url === '/fwd/slow') {
+        response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        response.write('{"line":1}\n');
+        return void setTimeout(() => response.end('{"line":2}\n'), 2600);
+      }
       if (request.url === '/fwd/forever') {
         response.writeHead(200, { 'content-type': 'application/x-ndjson' });
         return void response.write('{"open":true}\n');
@@ -243,6 +248,11 @@ describe('the fast lane of an api node', () => {
     expect(handed.ended).toBe(true);
     expect(handed.text).toMatch(/"where":"here"/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 900);
+  });
+
+  it('keeps a quiet stream open past the keep-alive time, after a request served here on the same connection', async () => {
+    const { text } = await exchange(port, 'GET /here/first HTTP/1.1\r\nHost: api\r\n\r\nGET /fwd/slow HTTP/1.1\r\nHost: api\r\n\r\n', (all) => all.includes('"line":2'));
+    expect(text).toMatch(/"where":"here"[\s\S]*"line":1[\s\S]*"line":2/);
   });
 
   it('ends idle connections when the server closes', async () => {

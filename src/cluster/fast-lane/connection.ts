@@ -275,6 +275,7 @@ export class LaneConnection {
     const buffered = this.buffered;
     this.buffered = null;
     const memory = this.memory ?? this.openMemory();
+    memory.timesOut = true;
     if (buffered) this.toMemory(buffered);
     if (this.clientEnded) memory.push(null);
   }

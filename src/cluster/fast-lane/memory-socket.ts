@@ -61,8 +61,15 @@ export class MemorySocket extends Duplex {
     callback(error);
   }
 
-  /** Node's server times its keep-alive on the real socket (whose timeout ends the connection). */
+  /** The connection is Node's server's for good: its keep-alive time is the real socket's. */
+  timesOut = false;
+
+  /**
+   * Node's server times its keep-alive on the real socket (whose timeout ends the connection) once the
+   * connection is its own; before, the lane times the connection (it may be passing a stream on meanwhile).
+   */
   setTimeout(ms: number, callback?: () => void): this {
+    if (!this.timesOut) return this;
     this.real.setTimeout(ms);
     if (callback) this.real.once('timeout', callback);
     return this;
