@@ -170,7 +170,7 @@ export class LaneConnection {
   }
 
   private forward(head: RequestHead, end: number, bodyLength: number, target: LaneTarget): void {
-    const { socket: upstream } = this.deps.pool.take(target.hostname, target.port);
+    const upstream = this.deps.pool.take(target.hostname, target.port);
     this.upstream = upstream;
     const client = this.socket;
     const framing = new AnswerFraming(head.method, true);

@@ -1,7 +1,7 @@
 // The client's connection as Node's HTTP server sees it when the fast lane keeps the real socket: a
 // Duplex in memory (Node's server takes any Duplex as a connection). Requests the lane serves here are
-// written into it; what the server answers comes out through `onOutput`, in order and with the real
-// socket's back-pressure; the server's end and destroy reach the real socket.
+// written into it; what the server answers comes out through the peer's `output`, in order and with the
+// real socket's back-pressure; the server's end and destroy reach the real socket.
 import type net from 'node:net';
 import { Duplex } from 'node:stream';
 
@@ -23,6 +23,8 @@ export class MemorySocket extends Duplex {
   readonly localPort: number | undefined;
   /** The server stopped reading (its parser is paused): the real socket should wait. */
   full = false;
+  /** The connection is Node's server's for good: its keep-alive time is the real socket's. */
+  timesOut = false;
 
   constructor(
     private readonly real: net.Socket,
@@ -60,9 +62,6 @@ export class MemorySocket extends Duplex {
     this.peer.destroyed();
     callback(error);
   }
-
-  /** The connection is Node's server's for good: its keep-alive time is the real socket's. */
-  timesOut = false;
 
   /**
    * Node's server times its keep-alive on the real socket (whose timeout ends the connection) once the

@@ -5,33 +5,29 @@ import net from 'node:net';
 
 const IDLE_MS = 4000;
 
-export interface Upstream {
-  socket: net.Socket;
-  /** Connected earlier and reused (a failure before any answer may be the worker's keep-alive closing it). */
-  reused: boolean;
-}
+const LISTENED = ['close', 'error', 'data', 'end', 'timeout'];
 
 export class UpstreamPool {
   private readonly idle = new Map<string, net.Socket[]>();
 
   constructor(private readonly connectTimeoutMs: number) {}
 
-  take(hostname: string, port: number): Upstream {
+  /** A kept-alive connection to the worker, or a new one (destroyed with ETIMEDOUT if not connected in time). */
+  take(hostname: string, port: number): net.Socket {
     const key = `${hostname}:${port}`;
     const sockets = this.idle.get(key);
     while (sockets?.length) {
       const socket = sockets.pop()!;
-      for (const event of ['close', 'error', 'data', 'end']) socket.removeAllListeners(event);
+      for (const event of LISTENED) socket.removeAllListeners(event);
       socket.setTimeout(0);
-      socket.removeAllListeners('timeout');
-      if (!socket.destroyed && socket.readyState === 'open') return { socket, reused: true };
+      if (!socket.destroyed && socket.readyState === 'open') return socket;
       socket.destroy();
     }
     const socket = net.connect({ host: hostname, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: 1000 });
     const timer = setTimeout(() => socket.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })), this.connectTimeoutMs);
     socket.once('connect', () => clearTimeout(timer));
     socket.once('close', () => clearTimeout(timer));
-    return { socket, reused: false };
+    return socket;
   }
 
   /** A connection whose answer is complete, for the next request to the same worker. */
@@ -40,10 +36,7 @@ export class UpstreamPool {
     const key = `${hostname}:${port}`;
     const sockets = this.idle.get(key) ?? [];
     this.idle.set(key, sockets);
-    socket.removeAllListeners('data');
-    socket.removeAllListeners('end');
-    socket.removeAllListeners('error');
-    socket.removeAllListeners('close');
+    for (const event of LISTENED) socket.removeAllListeners(event);
     const drop = () => {
       const at = sockets.indexOf(socket);
       if (at !== -1) sockets.splice(at, 1);
