@@ -10,7 +10,8 @@ import { NODE_HEADERS } from './node-auth.js';
 import type { NodeLinks } from './node-links.js';
 import { closeFrame, FrameBoundary, NODE_LOST_CLOSE_CODE } from './ws-frames.js';
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+/** Headers of one hop only (RFC 9110 §7.6.1), left behind by every forwarder. */
+export const HOP_BY_HOP: readonly string[] = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 /** A node that does not accept the connection within this is unreachable (a partitioned one never refuses it). */
 export const CONNECT_TIMEOUT_MS = 5000;

@@ -75,13 +75,13 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
     if (localUpgrade.length) for (const listener of localUpgrade) listener.call(server, request, socket, head);
     else refuseUpgrade(request, socket, { status: 404, code: 'not_found', message: `no WebSocket at ${request.url?.split('?')[0] ?? '/'} on this node` });
   };
+  const sign = (method: string, path: string, clientAddress: string, placed: boolean) => signNodeRequest(secret!, { method, path, nodeId: nodes!.selfId, clientAddress, placed });
   const hopTo = (request: IncomingMessage, node: NodeView, placed: boolean): Hop => {
     const clientAddress = request.socket.remoteAddress ?? '';
-    const signed = signNodeRequest(secret!, { method: request.method ?? 'GET', path: request.url ?? '/', nodeId: nodes!.selfId, clientAddress, placed });
-    return { address: node.address, signed, clientAddress, nodeId: node.id, links };
+    return { address: node.address, signed: sign(request.method ?? 'GET', request.url ?? '/', clientAddress, placed), clientAddress, nodeId: node.id, links };
   };
-  const decide = async (request: IncomingMessage): Promise<Route> => {
-    const bound = routing ? sandboxBound(request.method ?? 'GET', request.url ?? '/', deps.previewHosts.parse(request.headers.host)) : null;
+  const routeOf = async (method: string, url: string, host: string | undefined): Promise<Route> => {
+    const bound = routing ? sandboxBound(method, url, deps.previewHosts.parse(host)) : null;
     if (!bound || !routing) return { kind: 'local' };
     try {
       return await routing.route(bound);
@@ -90,6 +90,7 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
       return cluster.role === 'api' ? { kind: 'refuse', refusal: unreachable('the node registry could not be read') } : { kind: 'local' };
     }
   };
+  const decide = (request: IncomingMessage) => routeOf(request.method ?? 'GET', request.url ?? '/', request.headers.host);
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const admitted = admitNodeHeaders(request, secret);
@@ -124,15 +125,13 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
       else upgradeLocally(request, socket, head);
     });
   });
+  /** Where the fast lane passes a request on; anything but a plain forward it leaves to the listeners above. */
   const laneTarget = async (head: RequestHead, clientAddress: string): Promise<LaneTarget | null> => {
-    const bound = sandboxBound(head.method, head.url, deps.previewHosts.parse(head.headers.host));
-    if (!bound || !routing) return null;
-    const route = await routing.route(bound);
+    const route = await routeOf(head.method, head.url, head.headers.host);
     if (route.kind !== 'forward') return null;
     const { protocol, hostname, port } = targetOf(route.node.address);
     if (protocol !== 'http:') return null;
-    const signed = signNodeRequest(secret!, { method: head.method, path: head.url, nodeId: nodes!.selfId, clientAddress, placed: false });
-    return { nodeId: route.node.id, hostname, port: Number(port), signed };
+    return { nodeId: route.node.id, hostname, port: Number(port), signed: sign(head.method, head.url, clientAddress, false) };
   };
   // An api node serves no sandbox: most of what it forwards goes through the lane, past Node's HTTP server.
   const lane =

@@ -2,6 +2,7 @@
 // where each head ends, how its body is delimited and when the answer is complete, so the connection it
 // came over can carry the next request. Bodies pass through byte for byte (a chunked body stays chunked);
 // a worker's head loses the headers that belong to the hop between the nodes.
+import { HOP_BY_HOP } from '../forward.js';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const LINE_END = Buffer.from('\r\n');
@@ -9,8 +10,11 @@ const MAX_HEAD_BYTES = 64 * 1024;
 const MAX_LINE_BYTES = 4096;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const CHUNK_SIZE = /^([0-9a-fA-F]{1,15})[ \t]*(?:;[^\r\n]*)?$/;
-/** Headers of the hop between two nodes (and those the answer's Connection header names). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'te', 'upgrade']);
+/**
+ * Headers of the hop between two nodes (and those the answer's Connection header names); the body passes
+ * through as it was framed, so Transfer-Encoding and Trailer stay.
+ */
+const NODE_HOP: ReadonlySet<string> = new Set(HOP_BY_HOP.filter((name) => name !== 'transfer-encoding' && name !== 'trailer'));
 
 type State = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailer' | 'until-close' | 'done';
 
@@ -73,8 +77,8 @@ export class AnswerFraming {
           break;
         }
         const next = end + (isHead ? 4 : 2);
-        if (isHead) output.push(this.head(data.toString('latin1', at, end)));
-        else output.push(data.subarray(at, next));
+        const rewritten = isHead ? this.head(data.toString('latin1', at, end)) : null;
+        output.push(rewritten === null ? data.subarray(at, next) : Buffer.from(rewritten, 'latin1'));
         if (state === 'chunk-size') this.chunkSize(data.toString('latin1', at, end));
         else if (state === 'trailer' && end === at) this.state = 'done';
         at = next;
@@ -92,8 +96,8 @@ export class AnswerFraming {
     this.state = this.left === 0 ? 'trailer' : 'chunk-data';
   }
 
-  /** Reads a head (status line and fields, without the empty line) and returns it as it goes on. */
-  private head(text: string): Buffer {
+  /** Reads a head (status line and fields, without the empty line); the head to send on instead, or null to send it as it came. */
+  private head(text: string): string | null {
     const lines = text.split('\r\n');
     const status = STATUS_LINE.exec(lines[0]);
     if (!status) throw new Error('the status line is malformed');
@@ -126,7 +130,7 @@ export class AnswerFraming {
     if (code >= 100 && code < 200) {
       // An interim answer (103 Early Hints); the final one follows. 101 never comes: upgrades do not take the lane.
       if (code === 101) throw new Error('an unexpected 101');
-      return Buffer.from(`${text}\r\n\r\n`, 'latin1');
+      return null;
     }
     if (this.method === 'HEAD' || code === 204 || code === 304) this.state = 'done';
     else if (chunked) this.state = 'chunk-size';
@@ -138,10 +142,10 @@ export class AnswerFraming {
       this.untilClose = true;
       this.reusable = false;
     }
-    if (!this.fromNode) return Buffer.from(`${text}\r\n\r\n`, 'latin1');
+    if (!this.fromNode) return null;
     let out = lines[0];
-    for (const [name, lower, value] of fields) if (!HOP_BY_HOP.has(lower) && !named.has(lower)) out += `\r\n${name}: ${value}`;
+    for (const [name, lower, value] of fields) if (!NODE_HOP.has(lower) && !named.has(lower)) out += `\r\n${name}: ${value}`;
     if (this.untilClose) out += '\r\nConnection: close';
-    return Buffer.from(`${out}\r\n\r\n`, 'latin1');
+    return `${out}\r\n\r\n`;
   }
 }

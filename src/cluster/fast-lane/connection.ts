@@ -42,8 +42,8 @@ export interface LaneDeps {
 }
 
 /** Only plain keep-alive requests with a known length take the lane; the rest go to Node's server. */
-function plain(head: RequestHead | null, requestLine: string): head is RequestHead {
-  if (!head || head.needsNode || head.body === 'chunked' || !requestLine.endsWith(' HTTP/1.1') || !head.url.startsWith('/')) return false;
+function plain(head: RequestHead | null): head is RequestHead {
+  if (!head || head.needsNode || head.body === 'chunked' || head.version !== 'HTTP/1.1' || !head.url.startsWith('/')) return false;
   for (let i = 0; i < head.fields.length; i += 2) {
     const lower = head.fields[i].toLowerCase();
     if (lower === 'expect' || NODE_HEADER_NAMES.has(lower)) return false;
@@ -119,7 +119,7 @@ export class LaneConnection {
       return;
     }
     const head = parseRequestHead(this.buffered, 0, end);
-    if (!plain(head, this.buffered.toString('latin1', 0, this.buffered.indexOf('\r\n')))) return this.handOver();
+    if (!plain(head)) return this.handOver();
     const body = head.body as number;
     // A small body is passed on with its head, in one write (a worker reads them in one go).
     if (body <= SMALL_BODY_BYTES && this.buffered.length < end + body) {

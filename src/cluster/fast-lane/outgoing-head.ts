@@ -2,9 +2,10 @@
 // sent, without those of the client's hop, with the client's address added to X-Forwarded-For and the
 // signed node headers (forward.ts does the same for requests that go through Node's HTTP server).
 import type { RequestHead } from '../../core/net/request-head.js';
+import { HOP_BY_HOP } from '../forward.js';
 
 /** The client's hop only (a body the lane passes on has a Content-Length, never a Transfer-Encoding). */
-const CLIENT_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade', 'transfer-encoding']);
+const CLIENT_HOP: ReadonlySet<string> = new Set(HOP_BY_HOP);
 
 export function outgoingHead(head: RequestHead, clientAddress: string, signed: Record<string, string>): string {
   let text = `${head.method} ${head.url} HTTP/1.1\r\n`;

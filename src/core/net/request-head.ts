@@ -16,6 +16,7 @@ const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
 export interface RequestHead {
   method: string;
   url: string;
+  version: 'HTTP/1.1' | 'HTTP/1.0';
   /** The few headers the proxy decides by, lower-case names (the shape of IncomingMessage.headers). */
   headers: { host?: string; cookie?: string; authorization?: string };
   /** Body framing: 'chunked', a byte count, or 0 for none. */
@@ -42,7 +43,7 @@ export function parseRequestHead(buffer: Buffer, start: number, end: number): Re
   const requestLine = lines.shift()!;
   const parts = requestLine.split(' ');
   if (parts.length !== 3 || !TOKEN.test(parts[0]) || !TARGET.test(parts[1]) || (parts[2] !== 'HTTP/1.1' && parts[2] !== 'HTTP/1.0')) return null;
-  const head: RequestHead = { method: parts[0], url: parts[1], headers: {}, body: 0, needsNode: parts[0] === 'CONNECT', fields: [] };
+  const head: RequestHead = { method: parts[0], url: parts[1], version: parts[2], headers: {}, body: 0, needsNode: parts[0] === 'CONNECT', fields: [] };
   let contentLength: string | undefined;
   let transferEncoding: string | undefined;
   for (const line of lines) {
@@ -76,7 +77,7 @@ export function parseRequestHead(buffer: Buffer, start: number, end: number): Re
         break;
     }
   }
-  if (head.headers.host === undefined && parts[2] === 'HTTP/1.1') return null;
+  if (head.headers.host === undefined && head.version === 'HTTP/1.1') return null;
   if (transferEncoding !== undefined) {
     if (contentLength !== undefined || transferEncoding !== 'chunked') return null;
     head.body = 'chunked';
