@@ -17,9 +17,9 @@ import { installFastLane, type FastLane } from './fast-lane/install.js';
 import type { LaneTarget } from './fast-lane/connection.js';
 import { CONNECT_TIMEOUT_MS, forwardRequest, forwardUpgrade, targetOf, type Hop } from './forward.js';
 import { NodeLinks } from './node-links.js';
-import { signNodeRequest, stripNodeHeaders, verifyNodeRequest } from './node-auth.js';
+import { NodeSigner, stripNodeHeaders, VerifiedSignatures, verifyNodeRequest } from './node-auth.js';
 import { placeCreate, type PlacementDeps } from './placement.js';
-import { ClusterRouting, sandboxBound, type Route } from './routing.js';
+import { ClusterRouting, sandboxBound, type Route, type SandboxBound } from './routing.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -41,12 +41,12 @@ export interface ClusterFrontDoorDeps {
 }
 
 /** What the signed node headers say about a request: refused (a bad signature), a node's, or a client's. */
-function admitNodeHeaders(request: IncomingMessage, secret: Buffer | null): ClusterRefusal | 'node' | 'client' {
+function admitNodeHeaders(request: IncomingMessage, secret: Buffer | null, verified: VerifiedSignatures): ClusterRefusal | 'node' | 'client' {
   if (!secret) {
     stripNodeHeaders(request.headers);
     return 'client';
   }
-  const verdict = verifyNodeRequest(secret, request.method ?? 'GET', request.url ?? '/', request.headers);
+  const verdict = verifyNodeRequest(secret, request.method ?? 'GET', request.url ?? '/', request.headers, Date.now(), verified);
   if (verdict.kind === 'unsigned') return 'client';
   if (verdict.kind === 'invalid') return { status: 401, code: 'node_auth_failed', message: `node-to-node request refused: ${verdict.reason}` };
   rememberClientAddress(request, verdict.request.clientAddress);
@@ -75,25 +75,31 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
     if (localUpgrade.length) for (const listener of localUpgrade) listener.call(server, request, socket, head);
     else refuseUpgrade(request, socket, { status: 404, code: 'not_found', message: `no WebSocket at ${request.url?.split('?')[0] ?? '/'} on this node` });
   };
-  const sign = (method: string, path: string, clientAddress: string, placed: boolean) => signNodeRequest(secret!, { method, path, nodeId: nodes!.selfId, clientAddress, placed });
+  const signer = nodes && secret ? new NodeSigner(secret, nodes.selfId) : null;
+  const verified = new VerifiedSignatures();
+  const sign = (method: string, path: string, clientAddress: string, placed: boolean) => signer!.sign(method, path, clientAddress, placed);
   const hopTo = (request: IncomingMessage, node: NodeView, placed: boolean): Hop => {
     const clientAddress = request.socket.remoteAddress ?? '';
     return { address: node.address, signed: sign(request.method ?? 'GET', request.url ?? '/', clientAddress, placed), clientAddress, nodeId: node.id, links };
   };
-  const routeOf = async (method: string, url: string, host: string | undefined): Promise<Route> => {
-    const bound = routing ? sandboxBound(method, url, deps.previewHosts.parse(host)) : null;
-    if (!bound || !routing) return { kind: 'local' };
+  const lookUp = async (bound: SandboxBound): Promise<Route> => {
     try {
-      return await routing.route(bound);
+      return await routing!.route(bound);
     } catch (error) {
       deps.log.error({ err: error }, 'cluster routing failed');
       return cluster.role === 'api' ? { kind: 'refuse', refusal: unreachable('the node registry could not be read') } : { kind: 'local' };
     }
   };
-  const decide = (request: IncomingMessage) => routeOf(request.method ?? 'GET', request.url ?? '/', request.headers.host);
+  /** The route, found at once when the sandbox's node is remembered (no promise to wait for). */
+  const routeOf = (method: string, url: string, host: string | undefined): Route | Promise<Route> => {
+    const bound = routing ? sandboxBound(method, url, deps.previewHosts.parse(host)) : null;
+    if (!bound || !routing) return { kind: 'local' };
+    return routing.known(bound) ?? lookUp(bound);
+  };
+  const decide = (request: IncomingMessage) => Promise.resolve(routeOf(request.method ?? 'GET', request.url ?? '/', request.headers.host));
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const admitted = admitNodeHeaders(request, secret);
+    const admitted = admitNodeHeaders(request, secret, verified);
     if (admitted === 'node') return serveLocally(request, response);
     if (admitted !== 'client') return refuseRequest(request, response, admitted);
     if (!routing) return serveLocally(request, response);
@@ -116,7 +122,7 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
     });
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const admitted = admitNodeHeaders(request, secret);
+    const admitted = admitNodeHeaders(request, secret, verified);
     if (admitted === 'node' || (admitted === 'client' && !routing)) return upgradeLocally(request, socket, head);
     if (admitted !== 'client') return refuseUpgrade(request, socket, admitted);
     void decide(request).then((route) => {
@@ -126,12 +132,15 @@ export function routeClusterRequests(server: Server, deps: ClusterFrontDoorDeps)
     });
   });
   /** Where the fast lane passes a request on; anything but a plain forward it leaves to the listeners above. */
-  const laneTarget = async (head: RequestHead, clientAddress: string): Promise<LaneTarget | null> => {
-    const route = await routeOf(head.method, head.url, head.headers.host);
+  const laneTargetOf = (route: Route, head: RequestHead, clientAddress: string): LaneTarget | null => {
     if (route.kind !== 'forward') return null;
     const { protocol, hostname, port } = targetOf(route.node.address);
     if (protocol !== 'http:') return null;
     return { nodeId: route.node.id, hostname, port: Number(port), signed: sign(head.method, head.url, clientAddress, false) };
+  };
+  const laneTarget = (head: RequestHead, clientAddress: string): LaneTarget | null | Promise<LaneTarget | null> => {
+    const route = routeOf(head.method, head.url, head.headers.host);
+    return route instanceof Promise ? route.then((found) => laneTargetOf(found, head, clientAddress)) : laneTargetOf(route, head, clientAddress);
   };
   // An api node serves no sandbox: most of what it forwards goes through the lane, past Node's HTTP server.
   const lane =

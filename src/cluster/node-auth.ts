@@ -28,16 +28,16 @@ export interface NodeRequest {
 
 export type Verification = { kind: 'unsigned' } | { kind: 'valid'; request: NodeRequest } | { kind: 'invalid'; reason: string };
 
-function signature(secret: Buffer, request: NodeRequest, timeMs: number): string {
-  const text = [request.method.toUpperCase(), request.path, request.nodeId, String(timeMs), request.clientAddress, request.placed ? '1' : '0'].join('\n');
-  return createHmac('sha256', secret).update(text).digest('hex');
+/** What a signature covers. */
+function signedText(request: NodeRequest, timeMs: number): string {
+  return [request.method.toUpperCase(), request.path, request.nodeId, String(timeMs), request.clientAddress, request.placed ? '1' : '0'].join('\n');
 }
 
 export function signNodeRequest(secret: Buffer, request: NodeRequest, nowMs = Date.now()): Record<string, string> {
   return {
     [NODE_HEADER]: request.nodeId,
     [NODE_TIME_HEADER]: String(nowMs),
-    [NODE_SIGNATURE_HEADER]: signature(secret, request, nowMs),
+    [NODE_SIGNATURE_HEADER]: createHmac('sha256', secret).update(signedText(request, nowMs)).digest('hex'),
     [CLIENT_ADDRESS_HEADER]: request.clientAddress,
     ...(request.placed ? { [PLACED_HEADER]: '1' } : {}),
   };
@@ -53,8 +53,11 @@ export function stripNodeHeaders(headers: IncomingHttpHeaders): void {
   for (const name of NODE_HEADERS) delete headers[name];
 }
 
-/** Whether the request is a node's, a forgery or stale, or carries no node headers at all. */
-export function verifyNodeRequest(secret: Buffer, method: string, path: string, headers: IncomingHttpHeaders, nowMs = Date.now()): Verification {
+/**
+ * Whether the request is a node's, a forgery or stale, or carries no node headers at all. `verified`
+ * remembers the signatures checked already: one seen again over the same text costs no second HMAC.
+ */
+export function verifyNodeRequest(secret: Buffer, method: string, path: string, headers: IncomingHttpHeaders, nowMs = Date.now(), verified?: VerifiedSignatures): Verification {
   if (!carriesNodeHeaders(headers)) return { kind: 'unsigned' };
   const nodeId = single(headers[NODE_HEADER]);
   const time = single(headers[NODE_TIME_HEADER]);
@@ -65,8 +68,63 @@ export function verifyNodeRequest(secret: Buffer, method: string, path: string, 
   const timeMs = /^\d{1,15}$/.test(time) ? Number(time) : NaN;
   if (!Number.isFinite(timeMs) || Math.abs(nowMs - timeMs) > MAX_SIGNATURE_AGE_MS) return { kind: 'invalid', reason: 'the node signature is too old (or from a clock more than 30 s off)' };
   const request: NodeRequest = { method, path, nodeId, clientAddress, placed: placed === '1' };
-  const expected = Buffer.from(signature(secret, request, timeMs), 'hex');
-  const actual = /^[0-9a-f]{64}$/.test(given) ? Buffer.from(given, 'hex') : Buffer.alloc(0);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return { kind: 'invalid', reason: 'the node signature does not match' };
+  if (!matches(secret, request, timeMs, given, verified)) return { kind: 'invalid', reason: 'the node signature does not match' };
   return { kind: 'valid', request };
+}
+
+function matches(secret: Buffer, request: NodeRequest, timeMs: number, given: string, verified: VerifiedSignatures | undefined): boolean {
+  const text = signedText(request, timeMs);
+  if (verified?.get(given) === text) return true;
+  const expected = createHmac('sha256', secret).update(text).digest();
+  const actual = /^[0-9a-f]{64}$/.test(given) ? Buffer.from(given, 'hex') : Buffer.alloc(0);
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return false;
+  verified?.set(given, text);
+  return true;
+}
+
+/** How long the signing node uses one signature again for the same request (method, path, client). */
+export const SIGNATURE_REUSE_MS = 1000;
+const REMEMBERED = 1024;
+
+/**
+ * Signs the requests one node forwards. A request the same as one signed less than a second ago (a client
+ * running command after command in one sandbox) gets the same headers again: it could be replayed for
+ * 30 s either way, and the node receiving it finds the signature among those it has verified already.
+ */
+export class NodeSigner {
+  private readonly recent = new Map<string, { headers: Record<string, string>; atMs: number }>();
+
+  constructor(
+    private readonly secret: Buffer,
+    private readonly nodeId: string,
+  ) {}
+
+  sign(method: string, path: string, clientAddress: string, placed: boolean, nowMs = Date.now()): Record<string, string> {
+    const key = `${method} ${path} ${clientAddress} ${placed ? 1 : 0}`;
+    const recent = this.recent.get(key);
+    if (recent && nowMs - recent.atMs < SIGNATURE_REUSE_MS && nowMs >= recent.atMs) return recent.headers;
+    const headers = signNodeRequest(this.secret, { method, path, nodeId: this.nodeId, clientAddress, placed }, nowMs);
+    remember(this.recent, key, { headers, atMs: nowMs });
+    return headers;
+  }
+}
+
+/** Signature → the text it was verified over: the same signature on the same text needs no second HMAC. */
+export class VerifiedSignatures {
+  private readonly texts = new Map<string, string>();
+
+  get(signature: string): string | undefined {
+    return this.texts.get(signature);
+  }
+
+  set(signature: string, text: string): void {
+    remember(this.texts, signature, text);
+  }
+}
+
+/** Adds to a map that keeps the latest REMEMBERED entries (the oldest one goes first). */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  if (map.size >= REMEMBERED) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }

@@ -74,12 +74,32 @@ export class ClusterRouting {
       const hostId = sandboxId ? await this.hostOf(sandboxId) : null;
       if (hostId === this.nodes.selfId && this.role !== 'api') return { kind: 'local' };
       const owner = hostId ? await this.node(hostId) : null;
-      if (owner?.alive && owner.id !== this.nodes.selfId && owner.role !== 'api') return { kind: 'forward', node: owner };
+      if (this.serves(owner)) return { kind: 'forward', node: owner };
     }
     if (this.role !== 'api') return { kind: 'local' };
     const workers = (await this.nodes.workers()).filter((node) => node.alive && node.id !== this.nodes.selfId);
     if (!workers.length) return { kind: 'refuse', refusal: noWorker };
     return { kind: 'forward', node: workers[Math.floor(Math.random() * workers.length)] };
+  }
+
+  /**
+   * The route of a request for a sandbox whose node, and that node's liveness, are remembered: found
+   * without waiting for anything (most of what a client sends). Null: route() finds it.
+   */
+  known(bound: SandboxBound): Route | null {
+    if (bound.kind !== 'sandbox') return null;
+    const hostId = this.hosts.get(bound.sandboxId);
+    if (hostId === undefined) return null;
+    if (hostId === this.nodes.selfId && this.role !== 'api') return { kind: 'local' };
+    const cached = this.cache.get(hostId);
+    if (!cached || Date.now() - cached.atMs >= NODE_CACHE_MS) return null;
+    if (this.serves(cached.node)) return { kind: 'forward', node: cached.node };
+    return this.role === 'api' ? null : { kind: 'local' };
+  }
+
+  /** Another node that is alive and holds sandboxes. */
+  private serves(owner: NodeView | null): owner is NodeView {
+    return !!owner?.alive && owner.id !== this.nodes.selfId && owner.role !== 'api';
   }
 
   /** Remembered once found; an unknown id is asked again every time (it may be created by then). */

@@ -154,6 +154,23 @@ describe('the fast lane of an api node', () => {
     agent.destroy();
   });
 
+  it('opens a new connection to the target when the kept-alive one was closed, or spoke out of turn, while idle', async () => {
+    const ask = async (path: string) => (await fetch(`http://127.0.0.1:${port}${path}`)).json();
+    expect(await ask('/fwd/idle-1')).toMatchObject({ where: 'target', url: '/fwd/idle-1' });
+    const before = new Set(targetConnections);
+    // The target ends its side of every idle connection, as a worker restarting would.
+    for (const socket of before) socket.end();
+    await sleep(100);
+    expect(await ask('/fwd/idle-2')).toMatchObject({ where: 'target', url: '/fwd/idle-2' });
+    const reopened = [...targetConnections].filter((socket) => !before.has(socket) && !socket.destroyed);
+    expect(reopened.length).toBeGreaterThan(0);
+    // Bytes from an idle connection: it is not in step any more, so the lane never sends on it again.
+    for (const socket of reopened) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+    await sleep(100);
+    expect(reopened.every((socket) => socket.destroyed)).toBe(true);
+    expect(await ask('/fwd/idle-3')).toMatchObject({ where: 'target', url: '/fwd/idle-3' });
+  });
+
   it('answers requests sent in one write in their order, forwarded and local alike', async () => {
     const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: api\r\n\r\n`;
     const paths = ['/fwd/1', '/here/2', '/fwd/3', '/fwd/stream', '/here/5', '/fwd/6'];

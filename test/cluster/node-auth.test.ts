@@ -3,7 +3,7 @@
 // limits count, and that a node without a secret ignores the headers.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_SIGNATURE_HEADER, NODE_TIME_HEADER, signNodeRequest, verifyNodeRequest, type NodeRequest } from '../../src/cluster/node-auth.js';
+import { NODE_SIGNATURE_HEADER, NODE_TIME_HEADER, NodeSigner, SIGNATURE_REUSE_MS, signNodeRequest, VerifiedSignatures, verifyNodeRequest, type NodeRequest } from '../../src/cluster/node-auth.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 
@@ -37,6 +37,45 @@ describe('node request signatures', () => {
     const { [NODE_TIME_HEADER]: _time, ...withoutTime } = signNodeRequest(secret, request);
     expect(verifyNodeRequest(secret, 'POST', request.path, withoutTime)).toEqual({ kind: 'invalid', reason: 'the node headers are incomplete' });
     expect(verifyNodeRequest(secret, 'POST', request.path, {})).toEqual({ kind: 'unsigned' });
+  });
+});
+
+describe('signing the same request again, and verifying a signature seen before', () => {
+  it('gives the same request the same headers for a second, and signs anything else anew', () => {
+    const signer = new NodeSigner(secret, 'node-a');
+    const now = Date.now();
+    const first = signer.sign('POST', request.path, request.clientAddress, false, now);
+    expect(verifyNodeRequest(secret, 'POST', request.path, first, now).kind).toBe('valid');
+    expect(signer.sign('POST', request.path, request.clientAddress, false, now + SIGNATURE_REUSE_MS - 1)).toBe(first);
+    expect(signer.sign('POST', request.path, request.clientAddress, false, now + SIGNATURE_REUSE_MS)).not.toEqual(first);
+    for (const other of [
+      signer.sign('GET', request.path, request.clientAddress, false, now),
+      signer.sign('POST', `${request.path}&y=2`, request.clientAddress, false, now),
+      signer.sign('POST', request.path, '198.51.100.1', false, now),
+      signer.sign('POST', request.path, request.clientAddress, true, now),
+    ]) {
+      expect(other[NODE_SIGNATURE_HEADER]).not.toBe(first[NODE_SIGNATURE_HEADER]);
+    }
+  });
+
+  it('accepts a remembered signature only over the same text, and never past its 30 s', () => {
+    const verified = new VerifiedSignatures();
+    const now = Date.now();
+    const headers = signNodeRequest(secret, request, now);
+    expect(verifyNodeRequest(secret, 'POST', request.path, headers, now, verified).kind).toBe('valid');
+    expect(verified.get(headers[NODE_SIGNATURE_HEADER])).toBeDefined();
+    // Seen before: valid again without the secret being needed (a wrong one would refuse it otherwise)...
+    expect(verifyNodeRequest(randomBytes(32), 'POST', request.path, headers, now + 1000, verified).kind).toBe('valid');
+    // ...but only for exactly what was signed, and within its time.
+    const refused = { kind: 'invalid', reason: 'the node signature does not match' };
+    expect(verifyNodeRequest(secret, 'GET', request.path, headers, now, verified)).toEqual(refused);
+    expect(verifyNodeRequest(secret, 'POST', request.path, { ...headers, 'x-paddock-client-address': '198.51.100.1' }, now, verified)).toEqual(refused);
+    expect(verifyNodeRequest(secret, 'POST', request.path, { ...headers, 'x-paddock-placed': '1' }, now, verified)).toEqual(refused);
+    expect(verifyNodeRequest(secret, 'POST', request.path, headers, now + 31_000, verified)).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('too old') });
+    // A refused signature is not remembered.
+    const forged = signNodeRequest(randomBytes(32), request, now);
+    expect(verifyNodeRequest(secret, 'POST', request.path, forged, now, verified)).toEqual(refused);
+    expect(verified.get(forged[NODE_SIGNATURE_HEADER])).toBeUndefined();
   });
 });
 

@@ -149,10 +149,29 @@ describe('routing a sandbox-bound request on an api node', () => {
     expect(lookUps).toEqual(['sbx_known', 'sbx_missing', 'sbx_missing']);
   });
 
+  it('finds the route without waiting once the sandbox and its node are remembered, and only then', async () => {
+    const fresh = new ClusterRouting(
+      'api',
+      registry,
+      async (id) => (id === 'sbx_known' ? 'worker-1' : null),
+      async () => null,
+    );
+    expect(fresh.known({ kind: 'sandbox', sandboxId: 'sbx_known' })).toBeNull();
+    await fresh.route({ kind: 'sandbox', sandboxId: 'sbx_known' });
+    expect(fresh.known({ kind: 'sandbox', sandboxId: 'sbx_known' })).toMatchObject({ kind: 'forward', node: { id: 'worker-1' } });
+    expect(fresh.known({ kind: 'sandbox', sandboxId: 'sbx_missing' })).toBeNull();
+    expect(fresh.known({ kind: 'create' })).toBeNull();
+    expect(fresh.known({ kind: 'runtime' })).toBeNull();
+  });
+
   it('still notices within a second that the remembered node is no longer alive', async () => {
     alive = false;
     await new Promise((resolve) => setTimeout(resolve, 1100));
+    // What it remembers of the node is too old to route by without asking again.
+    expect(routing.known({ kind: 'sandbox', sandboxId: 'sbx_known' })).toBeNull();
     expect(await routing.route({ kind: 'sandbox', sandboxId: 'sbx_known' })).toMatchObject({ kind: 'refuse', refusal: { code: 'node_unreachable' } });
+    // A worker's sandbox whose node is down is asked about again each time: an api node has no local answer.
+    expect(routing.known({ kind: 'sandbox', sandboxId: 'sbx_known' })).toBeNull();
     expect(lookUps.filter((id) => id === 'sbx_known')).toHaveLength(1);
   });
 });

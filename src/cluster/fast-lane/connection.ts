@@ -13,7 +13,7 @@ import { NODE_HEADERS } from '../node-auth.js';
 import { AnswerFraming } from './answer-framing.js';
 import { MemorySocket } from './memory-socket.js';
 import { outgoingHead } from './outgoing-head.js';
-import type { UpstreamPool } from './upstream-pool.js';
+import type { Upstream, UpstreamPool } from './upstream-pool.js';
 
 /** A head that has not all arrived after this goes to Node's server (its headers timeout applies there). */
 const HEAD_WAIT_MS = 1000;
@@ -29,8 +29,8 @@ export interface LaneTarget {
 }
 
 export interface LaneDeps {
-  /** The worker a request goes to as it is, or null to serve it here. */
-  route(head: RequestHead, clientAddress: string): Promise<LaneTarget | null>;
+  /** The worker a request goes to as it is, or null to serve it here (at once when the sandbox's node is known). */
+  route(head: RequestHead, clientAddress: string): LaneTarget | null | Promise<LaneTarget | null>;
   pool: UpstreamPool;
   /** Gives a socket in memory to Node's HTTP server as a new connection. */
   serveHere(socket: MemorySocket): void;
@@ -63,7 +63,7 @@ export class LaneConnection {
   private memory: MemorySocket | null = null;
   /** The answer Node's server is writing into the memory socket, framed to know when it is complete. */
   private localAnswer: AnswerFraming | null = null;
-  private upstream: net.Socket | null = null;
+  private upstream: Upstream | null = null;
   private headTimer: NodeJS.Timeout | null = null;
   private clientEnded = false;
 
@@ -129,14 +129,18 @@ export class LaneConnection {
     this.busy = true;
     this.answered = false;
     if (this.deps.closing()) return this.serveHere(head, end + body);
-    this.deps.route(head, this.socket.remoteAddress ?? '').then(
-      (target) => {
-        if (this.socket.destroyed) return;
-        if (target) this.forward(head, end, body, target);
-        else this.serveHere(head, end + body);
-      },
+    const target = this.deps.route(head, this.socket.remoteAddress ?? '');
+    if (!(target instanceof Promise)) return this.pass(head, end, body, target);
+    target.then(
+      (found) => this.pass(head, end, body, found),
       () => this.serveHere(head, end + body),
     );
+  }
+
+  private pass(head: RequestHead, end: number, body: number, target: LaneTarget | null): void {
+    if (this.socket.destroyed) return;
+    if (target) this.forward(head, end, body, target);
+    else this.serveHere(head, end + body);
   }
 
   /** Takes the request's first `length` bytes from what is buffered; the rest of its body is passed on as it arrives. */
@@ -170,25 +174,19 @@ export class LaneConnection {
   }
 
   private forward(head: RequestHead, end: number, bodyLength: number, target: LaneTarget): void {
-    const upstream = this.deps.pool.take(target.hostname, target.port);
-    this.upstream = upstream;
     const client = this.socket;
     const framing = new AnswerFraming(head.method, true);
     let sent = false;
     let untilClose = false;
-    const release = this.deps.hold(target.nodeId, () => {
-      upstream.destroy();
-      client.destroy();
-    });
+    let release = () => {};
     const finish = (reusable: boolean) => {
       release();
       this.upstream = null;
-      upstream.removeAllListeners('data');
       // A worker that answered before it had the whole body is not in step: that connection ends.
-      if (reusable && this.bodyLeft === 0 && !client.destroyed) this.deps.pool.giveBack(target.hostname, target.port, upstream);
-      else upstream.destroy();
+      if (reusable && this.bodyLeft === 0 && !client.destroyed) this.deps.pool.giveBack(upstream);
+      else upstream.socket.destroy();
     };
-    upstream.on('data', (chunk: Buffer) => {
+    const answer = (chunk: Buffer) => {
       let framed;
       try {
         framed = framing.push(chunk);
@@ -202,8 +200,8 @@ export class LaneConnection {
         sent = true;
         // A head and the body after it leave in one packet.
         if (!client.write(framed.output.length === 1 ? framed.output[0] : Buffer.concat(framed.output))) {
-          upstream.pause();
-          client.once('drain', () => upstream.resume());
+          upstream.socket.pause();
+          client.once('drain', () => upstream.socket.resume());
         }
       }
       if (!framed.complete) return;
@@ -213,7 +211,7 @@ export class LaneConnection {
       // the body would have to be read for nothing, so the connection ends here.
       this.bodyTo = () => {};
       client.end();
-    });
+    };
     const gone = (error?: Error) => {
       if (this.upstream !== upstream) return;
       finish(false);
@@ -222,17 +220,21 @@ export class LaneConnection {
       else if (sent) client.destroy();
       else client.end(rawErrorResponse({ ...unreachable((error as NodeJS.ErrnoException | undefined)?.code ?? 'the connection closed'), target: head.url }));
     };
-    upstream.on('end', () => gone());
-    upstream.on('error', (error) => gone(error));
-    upstream.on('close', () => gone());
+    const upstream = this.deps.pool.take(target.hostname, target.port, { data: answer, gone });
+    this.upstream = upstream;
     const toUpstream = (chunk: Buffer) => {
-      if (upstream.write(chunk)) return;
+      if (upstream.socket.write(chunk)) return;
       client.pause();
-      upstream.once('drain', () => client.resume());
+      upstream.socket.once('drain', () => client.resume());
     };
     const first = this.take(end + bodyLength, toUpstream);
     const headBytes = Buffer.from(outgoingHead(head, client.remoteAddress ?? '', target.signed), 'latin1');
     toUpstream(first.length > end ? Buffer.concat([headBytes, first.subarray(end)]) : headBytes);
+    // After the request has left: nothing of this is needed before its answer comes back.
+    release = this.deps.hold(target.nodeId, () => {
+      upstream.socket.destroy();
+      client.destroy();
+    });
   }
 
   private toMemory(chunk: Buffer): void {
@@ -288,7 +290,7 @@ export class LaneConnection {
 
   private closed(): void {
     if (this.headTimer) clearTimeout(this.headTimer);
-    this.upstream?.destroy();
+    this.upstream?.socket.destroy();
     this.memory?.destroy();
     this.deps.forget(this);
   }
