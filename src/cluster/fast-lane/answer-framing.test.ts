@@ -44,6 +44,9 @@ describe('framing the answers that pass through the fast lane', () => {
   it('leaves the hop headers of a node behind, and those its Connection header names', () => {
     const framed = feed(new AnswerFraming('GET', true), 'HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Hop\r\nKeep-Alive: timeout=72\r\nX-Hop: 1\r\nX-Kept: 2\r\nContent-Length: 0\r\n\r\n');
     expect(framed.text).toBe('HTTP/1.1 200 OK\r\nX-Kept: 2\r\nContent-Length: 0\r\n\r\n');
+    // The lines kept go on as they came, and a name is matched whatever its case.
+    const spaced = feed(new AnswerFraming('GET', true), 'HTTP/1.1 200 OK\r\nKEEP-ALIVE: timeout=72\r\nX-Spaced:   a  b \r\nconnection: x-other\r\nX-OTHER: 1\r\nContent-Length: 0\r\n\r\n');
+    expect(spaced.text).toBe('HTTP/1.1 200 OK\r\nX-Spaced:   a  b \r\nContent-Length: 0\r\n\r\n');
     // This node's own answers go out as its server wrote them.
     const own = 'HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nKeep-Alive: timeout=72\r\nContent-Length: 0\r\n\r\n';
     expect(feed(new AnswerFraming('GET', false), own).text).toBe(own);

@@ -98,33 +98,44 @@ export class AnswerFraming {
 
   /** Reads a head (status line and fields, without the empty line); the head to send on instead, or null to send it as it came. */
   private head(text: string): string | null {
-    const lines = text.split('\r\n');
-    const status = STATUS_LINE.exec(lines[0]);
+    const statusEnd = lineEnd(text, 0);
+    const status = STATUS_LINE.exec(text.slice(0, statusEnd));
     if (!status) throw new Error('the status line is malformed');
     const code = Number(status[2]);
     let contentLength: number | null = null;
     let chunked = false;
-    const named = new Set<string>();
-    const fields: Array<[string, string, string]> = [];
-    for (let i = 1; i < lines.length; i++) {
-      const colon = lines[i].indexOf(':');
-      if (colon <= 0) throw new Error('a header line is malformed');
-      const name = lines[i].slice(0, colon);
-      const lower = name.toLowerCase();
-      const value = lines[i].slice(colon + 1).trim();
-      fields.push([name, lower, value]);
+    let named: string[] | null = null;
+    /** Each field line's start, end and lower-case name, to leave out the hop's (a node's answer only). */
+    const fields: Array<[number, number, string]> = [];
+    for (let at = statusEnd + 2; at < text.length;) {
+      const end = lineEnd(text, at);
+      const colon = text.indexOf(':', at);
+      if (colon <= at || colon > end) throw new Error('a header line is malformed');
+      const lower = text.slice(at, colon).toLowerCase();
+      if (this.fromNode) fields.push([at, end, lower]);
       if (lower === 'content-length') {
+        const value = text.slice(colon + 1, end).trim();
         if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value))) throw new Error('the content length is malformed');
         contentLength = Number(value);
       } else if (lower === 'transfer-encoding') {
-        chunked = value.toLowerCase().split(',').at(-1)!.trim() === 'chunked';
+        chunked =
+          text
+            .slice(colon + 1, end)
+            .toLowerCase()
+            .split(',')
+            .at(-1)!
+            .trim() === 'chunked';
         if (!chunked) throw new Error('a transfer coding other than chunked');
       } else if (lower === 'connection') {
-        for (const token of value.toLowerCase().split(',')) {
+        for (const token of text
+          .slice(colon + 1, end)
+          .toLowerCase()
+          .split(',')) {
           if (token.trim() === 'close') this.reusable = false;
-          named.add(token.trim());
+          (named ??= []).push(token.trim());
         }
       }
+      at = end + 2;
     }
     if (status[1] === '0') this.reusable = false;
     if (code >= 100 && code < 200) {
@@ -143,9 +154,16 @@ export class AnswerFraming {
       this.reusable = false;
     }
     if (!this.fromNode) return null;
-    let out = lines[0];
-    for (const [name, lower, value] of fields) if (!NODE_HOP.has(lower) && !named.has(lower)) out += `\r\n${name}: ${value}`;
+    // The field lines kept go on as they came.
+    let out = text.slice(0, statusEnd);
+    for (const [start, end, lower] of fields) if (!NODE_HOP.has(lower) && !named?.includes(lower)) out += `\r\n${text.slice(start, end)}`;
     if (this.untilClose) out += '\r\nConnection: close';
     return `${out}\r\n\r\n`;
   }
+}
+
+/** Where the line starting at `at` ends (its CRLF, or the end of the head). */
+function lineEnd(text: string, at: number): number {
+  const end = text.indexOf('\r\n', at);
+  return end === -1 ? text.length : end;
 }

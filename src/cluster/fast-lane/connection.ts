@@ -37,7 +37,6 @@ export interface LaneDeps {
   /** Keeps a forwarded request among the links to its node (cut when the node is declared lost). */
   hold(nodeId: string, cut: () => void): () => void;
   closing(): boolean;
-  keepAliveMs: number;
   forget(connection: LaneConnection): void;
 }
 
@@ -66,6 +65,8 @@ export class LaneConnection {
   private upstream: Upstream | null = null;
   private headTimer: NodeJS.Timeout | null = null;
   private clientEnded = false;
+  /** When the connection went quiet between requests (0: it is not); install.ts ends it after the keep-alive time. */
+  private idleSinceMs = 0;
 
   constructor(
     private readonly socket: net.Socket,
@@ -83,6 +84,11 @@ export class LaneConnection {
   /** Ends the connection if it is between requests (the server is closing). */
   closeIfIdle(): void {
     if (!this.busy && !this.handedOver && !this.buffered) this.socket.destroy();
+  }
+
+  /** Ends the connection if it has been between requests since `sinceMs` or before. */
+  closeIfIdleSince(sinceMs: number): void {
+    if (this.idleSinceMs && this.idleSinceMs <= sinceMs && !this.busy && !this.handedOver && !this.buffered) this.socket.destroy();
   }
 
   private received(chunk: Buffer): void {
@@ -105,13 +111,13 @@ export class LaneConnection {
     if (this.headTimer) clearTimeout(this.headTimer);
     this.headTimer = null;
     if (this.socket.destroyed) return;
-    this.socket.resume();
+    if (this.socket.isPaused()) this.socket.resume();
     if (!this.buffered) {
       if (this.clientEnded || this.deps.closing()) this.socket.end();
-      else this.socket.setTimeout(this.deps.keepAliveMs);
+      else this.idleSinceMs = Date.now();
       return;
     }
-    this.socket.setTimeout(0);
+    this.idleSinceMs = 0;
     const end = headEnd(this.buffered, 0);
     if (end === -1) {
       if (this.buffered.length > MAX_HEAD_BYTES) this.handOver();
@@ -228,8 +234,11 @@ export class LaneConnection {
       upstream.socket.once('drain', () => client.resume());
     };
     const first = this.take(end + bodyLength, toUpstream);
-    const headBytes = Buffer.from(outgoingHead(head, client.remoteAddress ?? '', target.signed), 'latin1');
-    toUpstream(first.length > end ? Buffer.concat([headBytes, first.subarray(end)]) : headBytes);
+    const outgoing = outgoingHead(head, client.remoteAddress ?? '', target.signed);
+    const bytes = Buffer.allocUnsafe(outgoing.length + first.length - end);
+    bytes.write(outgoing, 0, 'latin1');
+    first.copy(bytes, outgoing.length, end);
+    toUpstream(bytes);
     // After the request has left: nothing of this is needed before its answer comes back.
     release = this.deps.hold(target.nodeId, () => {
       upstream.socket.destroy();
@@ -273,7 +282,7 @@ export class LaneConnection {
   private handOver(): void {
     this.handedOver = true;
     if (this.headTimer) clearTimeout(this.headTimer);
-    this.socket.setTimeout(0);
+    this.idleSinceMs = 0;
     const buffered = this.buffered;
     this.buffered = null;
     const memory = this.memory ?? this.openMemory();

@@ -21,22 +21,35 @@ export function installFastLane(server: Server, deps: Pick<LaneDeps, 'route' | '
   server.removeAllListeners('connection');
   const pool = new UpstreamPool(deps.connectTimeoutMs);
   const connections = new Set<LaneConnection>();
+  const keepAliveMs = () => server.keepAliveTimeout || 5000;
+  // One timer for every connection's keep-alive, not one armed and cleared on each at every request.
+  let sweep: NodeJS.Timeout | null = null;
+  const closeIdle = () => {
+    sweep = null;
+    const sinceMs = Date.now() - keepAliveMs();
+    for (const connection of connections) connection.closeIfIdleSince(sinceMs);
+    if (connections.size) sweep = setTimeout(closeIdle, keepAliveMs() / 4).unref();
+  };
   const laneDeps: LaneDeps = {
     ...deps,
     pool,
-    get keepAliveMs() {
-      return server.keepAliveTimeout || 5000;
-    },
     serveHere: (socket) => {
       for (const listener of nodeListeners) listener.call(server, socket);
     },
     forget: (connection) => connections.delete(connection),
   };
-  server.on('connection', (socket: net.Socket) => connections.add(new LaneConnection(socket, laneDeps)));
+  server.on('connection', (socket: net.Socket) => {
+    connections.add(new LaneConnection(socket, laneDeps));
+    sweep ??= setTimeout(closeIdle, keepAliveMs() / 4).unref();
+  });
   return {
     closeIdle: () => {
       for (const connection of connections) connection.closeIfIdle();
     },
-    close: () => pool.close(),
+    close: () => {
+      if (sweep) clearTimeout(sweep);
+      sweep = null;
+      pool.close();
+    },
   };
 }
