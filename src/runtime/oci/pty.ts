@@ -27,13 +27,17 @@ export function spawnPty(prepared: PreparedExec, cols: number, rows: number, raw
     onExit: (listener) => void terminal.onExit(({ exitCode }) => listener(exitCode)),
     kill: () => {
       if (exited) return;
-      void prepared.killTree(terminal.pid).finally(() => {
-        try {
-          terminal.kill('SIGKILL');
-        } catch {
-          // already gone
-        }
-      });
+      // The sandbox may be gone already (destroyed, its runtime state with it): the terminal's own process is killed all the same.
+      void prepared
+        .killTree(terminal.pid)
+        .catch(() => {})
+        .finally(() => {
+          try {
+            terminal.kill('SIGKILL');
+          } catch {
+            // already gone
+          }
+        });
     },
   };
 }
