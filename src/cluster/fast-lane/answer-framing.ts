@@ -113,24 +113,22 @@ export class AnswerFraming {
       if (colon <= at || colon > end) throw new Error('a header line is malformed');
       const lower = text.slice(at, colon).toLowerCase();
       if (this.fromNode) fields.push([at, end, lower]);
+      // Only the fields that frame the answer or name the hop's headers are read.
+      const framing = lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection';
+      const value = framing
+        ? text
+            .slice(colon + 1, end)
+            .trim()
+            .toLowerCase()
+        : '';
       if (lower === 'content-length') {
-        const value = text.slice(colon + 1, end).trim();
         if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value))) throw new Error('the content length is malformed');
         contentLength = Number(value);
       } else if (lower === 'transfer-encoding') {
-        chunked =
-          text
-            .slice(colon + 1, end)
-            .toLowerCase()
-            .split(',')
-            .at(-1)!
-            .trim() === 'chunked';
+        chunked = value.split(',').at(-1)!.trim() === 'chunked';
         if (!chunked) throw new Error('a transfer coding other than chunked');
       } else if (lower === 'connection') {
-        for (const token of text
-          .slice(colon + 1, end)
-          .toLowerCase()
-          .split(',')) {
+        for (const token of value.split(',')) {
           if (token.trim() === 'close') this.reusable = false;
           (named ??= []).push(token.trim());
         }
