@@ -39,23 +39,45 @@
 #include "request.h"
 
 // STARTING_WORKERS idle at start; a new one only when no worker is idle; a worker finding MAX_IDLE others
-// idle after its command exits instead of waiting. At most MAX_WORKERS run commands at once.
+// idle when its command ends exits instead of waiting. At most MAX_WORKERS run commands at once.
 enum { STARTING_WORKERS = 2, MAX_IDLE = 4, MAX_WORKERS = 1024, MAX_REQUEST_BYTES = 4 << 20, CHUNK = 65536 };
 
 // One slot per worker in memory shared across the fork: the parent owns `pid`, the worker its `idle` flag
-// (the parent clears a slot when its worker dies, however it died).
+// (the parent clears a slot when its worker dies, however it died). `idle_count` goes up before a flag is
+// set and down after one is cleared, so it is never below the flags set: a worker done with its command
+// claims a place among the idle ones with one compare-and-swap, and two finishing at once cannot both see
+// MAX_IDLE - 1 idle and both stay. (Should a worker be killed between the two steps, the count stays one
+// too high for good and fewer workers are kept idle; start_worker forks all the same when none is.)
 struct worker_slot {
   pid_t pid;
   unsigned char idle;
 };
-static struct worker_slot *slots;
+struct worker_table {
+  unsigned idle_count;
+  struct worker_slot slots[MAX_WORKERS];
+};
+static struct worker_table *workers;
 
 static int idle_workers(void) {
   int count = 0;
-  for (int i = 0; i < MAX_WORKERS; i++) count += __atomic_load_n(&slots[i].idle, __ATOMIC_RELAXED) != 0;
+  for (int i = 0; i < MAX_WORKERS; i++) count += __atomic_load_n(&workers->slots[i].idle, __ATOMIC_ACQUIRE) != 0;
   return count;
 }
 
+/** Counts a slot idle only while fewer than `limit` are; false (and the slot not idle) when `limit` are already. */
+static int mark_idle(int slot, unsigned limit) {
+  unsigned count = __atomic_load_n(&workers->idle_count, __ATOMIC_ACQUIRE);
+  do {
+    if (count >= limit) return 0;
+  } while (!__atomic_compare_exchange_n(&workers->idle_count, &count, count + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  __atomic_store_n(&workers->slots[slot].idle, 1, __ATOMIC_RELEASE);
+  return 1;
+}
+
+/** Counts a slot no longer idle (busy, dead or never started); nothing when it was not idle. */
+static void mark_not_idle(int slot) {
+  if (__atomic_exchange_n(&workers->slots[slot].idle, 0, __ATOMIC_ACQ_REL)) __atomic_sub_fetch(&workers->idle_count, 1, __ATOMIC_ACQ_REL);
+}
 
 static const char *socket_path;
 // SIGCHLD wakes poll() through this pipe (the self-pipe trick), so an exit is seen at once.
@@ -230,11 +252,24 @@ static const char *find_program(const char *name, char **env) {
   return NULL;
 }
 
+// This worker's slot, and whether it stays once its command has ended (-1: not decided yet).
+static int own_slot = -1, stays_idle = -1;
+
+/**
+ * Sends a command's last frame, having first decided whether this worker stays idle: the host sends the
+ * next request only after this frame, so by then every worker done with a command is counted, and the
+ * parent does not fork one more for a request that an idle worker is about to take.
+ */
+static int send_last(int sock, char type, const char *text) {
+  if (stays_idle < 0) stays_idle = mark_idle(own_slot, MAX_IDLE);
+  return send_text(sock, type, text);
+}
+
 /** Runs the command `request` asks for and streams it back on `sock`; returns once the exit is reported. */
 static void serve(int sock, char *request, uint32_t length) {
   char *cwd, **argv = NULL, **extra_env = NULL;
   if (parse_request(request, length, &cwd, &argv, &extra_env) < 0) {
-    send_text(sock, 'N', "malformed request");
+    send_last(sock, 'N', "malformed request");
     free(argv);
     free(extra_env);
     return;
@@ -242,7 +277,7 @@ static void serve(int sock, char *request, uint32_t length) {
   if (chdir(cwd) < 0) {
     char message[512];
     snprintf(message, sizeof message, "cannot enter %s: %s", cwd, strerror(errno));
-    send_text(sock, 'N', message);
+    send_last(sock, 'N', message);
     goto done;
   }
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
@@ -252,7 +287,7 @@ static void serve(int sock, char *request, uint32_t length) {
       if (made[i][0] >= 0) close(made[i][0]);
       if (made[i][1] >= 0) close(made[i][1]);
     }
-    send_text(sock, 'N', "no pipes left in the sandbox");
+    send_last(sock, 'N', "no pipes left in the sandbox");
     goto done;
   }
   // posix_spawn (a vfork underneath) instead of fork: under gVisor a fork copies the address space in
@@ -288,7 +323,7 @@ static void serve(int sock, char *request, uint32_t length) {
     close(err[0]);
   }
   if (spawn_error == EAGAIN || spawn_error == ENOMEM) {
-    send_text(sock, 'N', "cannot start a process in the sandbox (process limit reached?)");
+    send_last(sock, 'N', "cannot start a process in the sandbox (process limit reached?)");
     goto done;
   }
   if (spawn_error != 0) {
@@ -297,7 +332,7 @@ static void serve(int sock, char *request, uint32_t length) {
     int length = snprintf(message, sizeof message, "%s: %s\n", argv[0], strerror(spawn_error));
     send_text(sock, 'S', "0");
     send_frame(sock, 'F', message, (uint32_t)length);
-    send_text(sock, 'X', spawn_error == ENOENT ? "127" : "126");
+    send_last(sock, 'X', spawn_error == ENOENT ? "127" : "126");
     goto done;
   }
   char pid_text[32];
@@ -387,7 +422,7 @@ static void serve(int sock, char *request, uint32_t length) {
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   char code_text[16];
   snprintf(code_text, sizeof code_text, "%d", code);
-  if (host_open) send_text(sock, 'X', code_text);
+  if (host_open) send_last(sock, 'X', code_text);
 done:
   free(argv);
   free(extra_env);
@@ -395,6 +430,7 @@ done:
 
 /** Waits on a connection for a request, serves it, and again; tells the parent (through `busy_fd`) when busy. */
 static void worker(int slot, int busy_fd) {
+  own_slot = slot;
   watch_children();
   for (;;) {
     char type, *request;
@@ -409,24 +445,35 @@ static void worker(int slot, int busy_fd) {
       close(sock);
     }
     if (type != 'R') _exit(0);
-    __atomic_store_n(&slots[slot].idle, 0, __ATOMIC_RELAXED);
+    mark_not_idle(slot);
     if (write(busy_fd, "b", 1) < 0) {}
     drain_child_signal();
+    stays_idle = -1;
     serve(sock, request, length);
     free(request);
     close(sock);
-    if (idle_workers() >= MAX_IDLE) _exit(0);
-    __atomic_store_n(&slots[slot].idle, 1, __ATOMIC_RELAXED);
+    if (stays_idle < 0) stays_idle = mark_idle(slot, MAX_IDLE);
+    if (!stays_idle) _exit(0);
   }
 }
 
 
-/** Forks a worker into a free slot, counted idle from the start; -1 when no slot is free or the fork failed. */
+/**
+ * Forks a worker into a free slot, counted idle from the start; -1 when no slot is free or the fork failed.
+ * Counted within MAX_IDLE like any other, so a worker that ends its command as this one starts does not
+ * stay as one too many. When MAX_IDLE are counted but none is flagged idle, workers are between the two
+ * steps of claiming (a moment), or a count was left too high by a killed worker (for good): so it looks
+ * again a millisecond later, and forks all the same if none is idle then.
+ */
 static int start_worker(int busy[2]) {
   int slot = 0;
-  while (slot < MAX_WORKERS && slots[slot].pid != 0) slot++;
+  while (slot < MAX_WORKERS && workers->slots[slot].pid != 0) slot++;
   if (slot == MAX_WORKERS) return -1;
-  __atomic_store_n(&slots[slot].idle, 1, __ATOMIC_RELAXED);
+  if (!mark_idle(slot, MAX_IDLE)) {
+    pause_ms(1);
+    if (idle_workers() > 0) return 0;
+    mark_idle(slot, MAX_WORKERS);
+  }
   pid_t pid = fork();
   if (pid == 0) {
     close(busy[0]);
@@ -434,10 +481,10 @@ static int start_worker(int busy[2]) {
     _exit(0);
   }
   if (pid < 0) {
-    __atomic_store_n(&slots[slot].idle, 0, __ATOMIC_RELAXED);
+    mark_not_idle(slot);
     return -1;
   }
-  slots[slot].pid = pid;
+  workers->slots[slot].pid = pid;
   return 0;
 }
 
@@ -449,8 +496,8 @@ int main(int argc, char **argv) {
   }
   socket_path = argv[1];
   signal(SIGPIPE, SIG_IGN);
-  slots = mmap(NULL, sizeof(struct worker_slot) * MAX_WORKERS, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (slots == MAP_FAILED) return 71;
+  workers = mmap(NULL, sizeof *workers, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (workers == MAP_FAILED) return 71;
   watch_children();
   // Workers report "busy" on this pipe, so the parent can start a new one when none is left idle.
   int busy[2];
@@ -468,9 +515,9 @@ int main(int argc, char **argv) {
     int status;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
       for (int i = 0; i < MAX_WORKERS; i++) {
-        if (slots[i].pid != pid) continue;
-        slots[i].pid = 0;
-        __atomic_store_n(&slots[i].idle, 0, __ATOMIC_RELAXED);
+        if (workers->slots[i].pid != pid) continue;
+        workers->slots[i].pid = 0;
+        mark_not_idle(i);
         break;
       }
     }

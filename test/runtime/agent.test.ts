@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
 import { shell, testRuntime, testSpec } from '../helpers/runtime-environment.js';
 import { ensureTestTemplate } from '../helpers/test-template.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec agent', (driver) => {
   let runtime: SandboxRuntime;
@@ -39,10 +40,27 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec agent', (driver) =>
     for (let i = 0; i < 8; i++) parents.add((await shell(runtime, spec.id, 'echo $PPID')).out);
     expect(parents.size).toBeLessThanOrEqual(4);
     await Promise.all(Array.from({ length: 10 }, () => shell(runtime, spec.id, 'sleep 0.3')));
-    // The parent agent, at most 4 idle workers, and the worker running this command.
+    // init (its command line names the agent), the agent, and at most 4 idle workers, one running this.
     const agents = await shell(runtime, spec.id, 'grep -l "^/[.]paddock/agent" /proc/[0-9]*/cmdline | wc -l');
     expect(Number(agents.out)).toBeGreaterThanOrEqual(2);
     expect(Number(agents.out)).toBeLessThanOrEqual(6);
+  });
+
+  it('serves the commands after a burst with at most 4 workers, however many commands ended at the same instant', async () => {
+    // Commands end together at a gate. Each worker decides whether it stays idle before its command's
+    // last frame, so when the next command comes the parent sees the idle ones and forks none: a fork in
+    // that moment made a fifth idle worker for good (it failed the test above once in CI).
+    for (let round = 0; round < 4; round++) {
+      const gate = `/tmp/gate-${round}`;
+      const waiting = Array.from({ length: 12 }, () => shell(runtime, spec.id, `while [ ! -e ${gate} ]; do sleep 0.01; done`));
+      const atGate = async () => Number((await shell(runtime, spec.id, `grep -l "gat[e]-${round}" /proc/[0-9]*/cmdline | wc -l`)).out);
+      await waitFor('12 commands waiting at the gate', async () => (await atGate()) >= 12, 15_000, 100);
+      await shell(runtime, spec.id, `touch ${gate}`);
+      await Promise.all(waiting);
+      const parents = new Set<string>();
+      for (let i = 0; i < 8; i++) parents.add((await shell(runtime, spec.id, 'echo $PPID')).out);
+      expect(parents.size).toBeLessThanOrEqual(4);
+    }
   });
 
   it('passes large stdin and output through intact', async () => {
