@@ -99,24 +99,31 @@ export interface LimiterFactory {
 }
 
 const TABLE = 'paddock_rate_limits';
-const DUPLICATE = new Set(['23505', '42P07']);
 
 /**
  * The counters' table is UNLOGGED: a counter is written on every request, and a commit that wrote only
  * unlogged rows does not wait for the write-ahead log to reach the disk. PostgreSQL empties the table
  * after a crash and does not copy it to replicas: the windows then start again, nothing else is lost.
  * The columns are rate-limiter-flexible's own (its CREATE TABLE IF NOT EXISTS then finds the table).
+ * Servers starting together take turns under an advisory lock: two CREATE TABLE IF NOT EXISTS at the same
+ * moment can both pass the check, and the second then fails on the table's type ("already exists").
  */
 async function ensureUnloggedTable(pgPool: pg.Pool): Promise<void> {
+  const client = await pgPool.connect();
   try {
-    await pgPool.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [TABLE]);
+    await client.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+    // A table an earlier version created logged.
+    const { rows } = await client.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)`, [TABLE]);
+    if (rows[0]?.relpersistence === 'p') await client.query(`ALTER TABLE ${TABLE} SET UNLOGGED`);
+    await client.query('COMMIT');
   } catch (error) {
-    // Another node created it at the same moment.
-    if (!DUPLICATE.has((error as { code?: string }).code ?? '')) throw error;
+    await client.query('ROLLBACK').catch(() => {});
+    client.release(true);
+    throw error;
   }
-  // A table an earlier version created logged.
-  const { rows } = await pgPool.query<{ relpersistence: string }>(`SELECT relpersistence FROM pg_class WHERE oid = to_regclass($1)`, [TABLE]);
-  if (rows[0]?.relpersistence === 'p') await pgPool.query(`ALTER TABLE ${TABLE} SET UNLOGGED`);
+  client.release();
 }
 
 export function limiterFactory(pgPool: pg.Pool | null, observer: RefusalObserver | null = null): LimiterFactory {
