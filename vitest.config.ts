@@ -79,6 +79,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // expect.poll's own default (1 s) is shorter than a page's first load on a busy 2-core CI machine.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     projects: [
