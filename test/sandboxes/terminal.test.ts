@@ -128,9 +128,13 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     client.type('stty size\r');
     await client.waitForOutput(/(^|[^0-9])20 90\r+\n/);
     client.socket.send(JSON.stringify({ type: 'resize', cols: 132, rows: 43 }));
-    client.type('stty size\r');
+    // runc and runsc learn of the resize from SIGWINCH and apply it a moment later, so a command typed at
+    // once may still see 20 90 on a busy machine: ask again until the new size shows.
     // SIGWINCH makes the shell redraw its line, so the answer may follow escape codes rather than a newline.
-    await client.waitForOutput(/(^|[^0-9])43 132\r+\n/);
+    await waitFor('stty size to report the new size', () => {
+      client.type('stty size\r');
+      return client.waitForOutput(/(^|[^0-9])43 132\r+\n/, 1_000);
+    });
     client.socket.send(JSON.stringify({ type: 'resize', cols: 0, rows: 43 }));
     await waitFor('an error message', () => client.controls.some((message) => message.type === 'error'));
     client.socket.close();
