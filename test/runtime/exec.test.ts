@@ -117,8 +117,16 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
     pty.write(Buffer.from('echo "caf\u00e9 \u2713"\r'));
     await waitFor('the echoed UTF-8 line', () => screen.includes('caf\u00e9 \u2713\r\n'), 10_000);
     pty.resize(100, 30);
-    pty.write('stty size\r');
-    await waitFor('the resized terminal size', () => screen.includes('30 100'), 10_000);
+    // The runtime applies a resize from SIGWINCH a moment later, so a command typed at once may see the old size.
+    await waitFor(
+      'the resized terminal size',
+      async () => {
+        pty.write('stty size\r');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return screen.includes('30 100');
+      },
+      10_000,
+    );
     pty.write('exit\r');
     expect(await exited).toBe(0);
   });

@@ -165,8 +165,11 @@ describe('paddock sandbox', () => {
     term.write('echo $((6*7))\r');
     await waitFor(/^42\r?$/m);
     term.resize(123, 45);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    term.write('stty size\r');
+    // The resize travels CLI -> server -> runtime and applies a moment later: ask until the new size shows.
+    for (let i = 0; i < 30 && !/^45 123\r?$/m.test(screen); i++) {
+      term.write('stty size\r');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     await waitFor(/^45 123\r?$/m);
     term.write('exit 3\r');
     expect(await exited).toBe(3);

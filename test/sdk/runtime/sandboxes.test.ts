@@ -133,8 +133,12 @@ describe.each(RUNTIMES)('the SDK with sandboxes on %s', (runtime) => {
     terminal.write('echo hi-$((20+1))\n');
     await waitFor('the echo', () => output.includes('hi-21'), 15_000, 25);
     terminal.resize(120, 40);
-    terminal.write('stty size\n');
-    await waitFor('the new size', () => output.includes('40 120'), 15_000, 25);
+    // The server applies a resize a moment after its message (docs/decisions.md): ask until the new size shows.
+    await waitFor('the new size', async () => {
+      terminal.write('stty size\n');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return output.includes('40 120');
+    });
     terminal.write('exit 5\n');
     expect(await terminal.exited).toEqual({ code: 5, closeCode: 1000 });
   });
