@@ -107,6 +107,7 @@ export class Terminal {
     this.socket.send(typeof data === 'string' ? utf8.encode(data) : data);
   }
 
+  /** The shell sees the new size a moment later (the runtime learns it from SIGWINCH), not before keystrokes written at once. */
   resize(cols: number, rows: number): void {
     this.socket.send(JSON.stringify({ type: 'resize', cols, rows }));
     this.cols = cols;
