@@ -24,6 +24,24 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
   }
 }
 
+/**
+ * Sends `ask` again every `everyMs` until `check` holds, as waitFor polls it: for a state that applies a
+ * moment after the input that asks about it (a terminal resize, which the runtime learns from SIGWINCH,
+ * asked with `stty size`).
+ */
+export function askUntil<T>(what: string, ask: () => void, check: () => T | Promise<T>, timeoutMs = 15_000, everyMs = 300): Promise<Truthy<Awaited<T>>> {
+  return waitFor(
+    what,
+    async () => {
+      ask();
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      return check();
+    },
+    timeoutMs,
+    0,
+  );
+}
+
 function describe(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxNotRunning } from '../../src/runtime/errors.js';
 import type { RuntimeName, SandboxRuntime } from '../../src/runtime/runtime.js';
 import { shell, testRuntime, testSpec } from '../helpers/runtime-environment.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { askUntil, waitFor } from '../helpers/wait-for.js';
 import { ensureTestTemplate } from '../helpers/test-template.js';
 
 describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
@@ -118,13 +118,10 @@ describe.each(['runc', 'gvisor'] as RuntimeName[])('%s: exec', (driver) => {
     await waitFor('the echoed UTF-8 line', () => screen.includes('caf\u00e9 \u2713\r\n'), 10_000);
     pty.resize(100, 30);
     // The runtime applies a resize from SIGWINCH a moment later, so a command typed at once may see the old size.
-    await waitFor(
+    await askUntil(
       'the resized terminal size',
-      async () => {
-        pty.write('stty size\r');
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        return screen.includes('30 100');
-      },
+      () => pty.write('stty size\r'),
+      () => screen.includes('30 100'),
       10_000,
     );
     pty.write('exit\r');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { BACKENDS } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { askUntil, waitFor } from '../helpers/wait-for.js';
 
 const TEMPLATE = 'python-311';
 const RUNTIMES = ['runc', 'gvisor'] as const;
@@ -131,10 +131,11 @@ describe.each(COMBOS)('terminal on %s with %s', (runtime, backend) => {
     // runc and runsc learn of the resize from SIGWINCH and apply it a moment later, so a command typed at
     // once may still see 20 90 on a busy machine: ask again until the new size shows.
     // SIGWINCH makes the shell redraw its line, so the answer may follow escape codes rather than a newline.
-    await waitFor('stty size to report the new size', () => {
-      client.type('stty size\r');
-      return client.waitForOutput(/(^|[^0-9])43 132\r+\n/, 1_000);
-    });
+    await askUntil(
+      'stty size to report the new size',
+      () => client.type('stty size\r'),
+      () => client.waitForOutput(/(^|[^0-9])43 132\r+\n/, 0),
+    );
     client.socket.send(JSON.stringify({ type: 'resize', cols: 0, rows: 43 }));
     await waitFor('an error message', () => client.controls.some((message) => message.type === 'error'));
     client.socket.close();

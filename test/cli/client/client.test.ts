@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { clientCommands, runCli } from '../../helpers/cli.js';
 import { ndjsonLines } from '../../helpers/ndjson.js';
+import { askUntil } from '../../helpers/wait-for.js';
 
 let t: TestApp;
 let key: string;
@@ -166,11 +167,11 @@ describe('paddock sandbox', () => {
     await waitFor(/^42\r?$/m);
     term.resize(123, 45);
     // The resize travels CLI -> server -> runtime and applies a moment later: ask until the new size shows.
-    for (let i = 0; i < 30 && !/^45 123\r?$/m.test(screen); i++) {
-      term.write('stty size\r');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    await waitFor(/^45 123\r?$/m);
+    await askUntil(
+      'the new size',
+      () => term.write('stty size\r'),
+      () => /^45 123\r?$/m.test(screen),
+    );
     term.write('exit 3\r');
     expect(await exited).toBe(3);
     // Back in cooked mode with echo: raw mode would show -icanon -echo.

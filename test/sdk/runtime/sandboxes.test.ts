@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BadRequestError, NotFoundError, Paddock, Sandbox, type Terminal } from '../../../sdk/src/index.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
-import { waitFor } from '../../helpers/wait-for.js';
+import { askUntil, waitFor } from '../../helpers/wait-for.js';
 
 const RUNTIMES = ['runc', 'gvisor'] as const;
 const SMALL = { template: 'python-311', cpus: 1, memory_mb: 256, disk_gb: 1 } as const;
@@ -134,11 +134,11 @@ describe.each(RUNTIMES)('the SDK with sandboxes on %s', (runtime) => {
     await waitFor('the echo', () => output.includes('hi-21'), 15_000, 25);
     terminal.resize(120, 40);
     // The server applies a resize a moment after its message (docs/decisions.md): ask until the new size shows.
-    await waitFor('the new size', async () => {
-      terminal.write('stty size\n');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return output.includes('40 120');
-    });
+    await askUntil(
+      'the new size',
+      () => terminal.write('stty size\n'),
+      () => output.includes('40 120'),
+    );
     terminal.write('exit 5\n');
     expect(await terminal.exited).toEqual({ code: 5, closeCode: 1000 });
   });
